@@ -1,0 +1,54 @@
+package dev.jpto.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The top-level {@code jpto} command; its subcommands are the verbs of DESIGN.md. */
+@Command(name = "jpto",
+        mixinStandardHelpOptions = true,
+        versionProvider = JptoCommand.Version.class,
+        description = "Write, run, size, debug and benchmark tile programs on a simulated AI-accelerator chip.",
+        subcommands = {CommandLine.HelpCommand.class})
+public final class JptoCommand implements Runnable {
+    /** Exit code for bad flags, values or configuration. */
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new JptoCommand());
+        cl.setParameterExceptionHandler((ex, args) -> {
+            ex.getCommandLine().getErr().println("jpto: " + ex.getMessage());
+            ex.getCommandLine().getErr().println("Try 'jpto --help' for the commands and options.");
+            return EXIT_USAGE;
+        });
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Reads the project version that Maven writes into the jar. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            Properties p = new Properties();
+            try (InputStream in = JptoCommand.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return new String[] {"jpto " + p.getProperty("version", "(unknown version)")
+                    + " (Java " + Runtime.version() + ")"};
+        }
+    }
+}

@@ -1,0 +1,8 @@
+/** The jpto command. */
+module dev.jpto.cli {
+    requires dev.jpto.lib;
+    requires info.picocli;
+
+    exports dev.jpto.cli;
+    opens dev.jpto.cli to info.picocli;
+}

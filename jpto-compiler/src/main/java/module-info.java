@@ -1,0 +1,5 @@
+/** The Java DSL, IR, verifier and passes, work-dir compile/load, RunConfig and the one RunConfig to CallConfig path. */
+module dev.jpto.compiler {
+    requires transitive dev.jpto.runtime;
+    requires com.fasterxml.jackson.databind;
+}

@@ -1,0 +1,6 @@
+/** The tile ISA: data types, tensors and tiles over memory segments, the tile op set and its engines. */
+module dev.jpto.isa {
+    requires jdk.incubator.vector;
+
+    exports dev.jpto.isa;
+}

@@ -1,0 +1,4 @@
+/** Golden runner, comparators, .npy I/O, input generators, the program registry and the models. */
+module dev.jpto.lib {
+    requires transitive dev.jpto.compiler;
+}
