@@ -3,4 +3,7 @@ module dev.jpto.isa {
     requires jdk.incubator.vector;
 
     exports dev.jpto.isa;
+    exports dev.jpto.isa.op;
+    exports dev.jpto.isa.kernel;
+    exports dev.jpto.isa.engine;
 }

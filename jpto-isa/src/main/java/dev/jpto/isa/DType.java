@@ -1,17 +1,224 @@
 package dev.jpto.isa;
 
-/** Element types of tensors and tiles. */
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Locale;
+
+/**
+ * Element types of tensors and tiles, with their memory layout (little-endian) and conversions.
+ *
+ * <p>Floating-point types convert through fp32: fp32→bf16 and fp32→fp16 round to nearest, ties to even,
+ * and keep NaN (quiet) and ±Inf. Conversions to integer types saturate at the type's range; NaN becomes 0.
+ */
 public enum DType {
-    FP32(4), FP16(2), BF16(2), INT8(1), UINT8(1), INT16(2), INT32(4), INT64(8), BOOL(1);
+    FP32(4, Kind.FLOAT, "f4"),
+    FP16(2, Kind.FLOAT, "f2"),
+    BF16(2, Kind.FLOAT, "f4"),
+    INT8(1, Kind.SIGNED, "i1"),
+    UINT8(1, Kind.UNSIGNED, "u1"),
+    INT16(2, Kind.SIGNED, "i2"),
+    INT32(4, Kind.SIGNED, "i4"),
+    INT64(8, Kind.SIGNED, "i8"),
+    BOOL(1, Kind.BOOL, "b1");
+
+    /** What arithmetic an element type has. */
+    public enum Kind { FLOAT, SIGNED, UNSIGNED, BOOL }
+
+    private static final ValueLayout.OfShort SHORT_LE = ValueLayout.JAVA_SHORT_UNALIGNED;
+    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED;
+    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfFloat FLOAT_LE = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
     private final int byteSize;
+    private final Kind kind;
+    private final String npyCode;
 
-    DType(int byteSize) {
+    DType(int byteSize, Kind kind, String npyCode) {
         this.byteSize = byteSize;
+        this.kind = kind;
+        this.npyCode = npyCode;
     }
 
     /** Bytes one element occupies in memory. */
     public int byteSize() {
         return byteSize;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    public boolean isFloat() {
+        return kind == Kind.FLOAT;
+    }
+
+    public boolean isInteger() {
+        return kind == Kind.SIGNED || kind == Kind.UNSIGNED;
+    }
+
+    /** The numpy type code this dtype is saved as ({@code bf16} is saved as {@code f4}). */
+    public String npyCode() {
+        return npyCode;
+    }
+
+    /** The lower-case name used in kernel text, manifests and messages, e.g. {@code bf16}. */
+    public String text() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** Parses {@link #text()}; the error lists the valid names. */
+    public static DType fromText(String text) {
+        for (DType t : values()) {
+            if (t.text().equals(text)) {
+                return t;
+            }
+        }
+        throw new IllegalArgumentException("unknown dtype '" + text + "'; valid: " + validNames());
+    }
+
+    public static String validNames() {
+        StringBuilder sb = new StringBuilder();
+        for (DType t : values()) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(t.text());
+        }
+        return sb.toString();
+    }
+
+    /** Smallest value of an integer type (bool: 0). */
+    public long minValue() {
+        return switch (this) {
+            case INT8 -> Byte.MIN_VALUE;
+            case INT16 -> Short.MIN_VALUE;
+            case INT32 -> Integer.MIN_VALUE;
+            case INT64 -> Long.MIN_VALUE;
+            case UINT8, BOOL -> 0;
+            case FP32, FP16, BF16 -> throw new IllegalStateException(this + " is not an integer type");
+        };
+    }
+
+    /** Largest value of an integer type (bool: 1). */
+    public long maxValue() {
+        return switch (this) {
+            case INT8 -> Byte.MAX_VALUE;
+            case INT16 -> Short.MAX_VALUE;
+            case INT32 -> Integer.MAX_VALUE;
+            case INT64 -> Long.MAX_VALUE;
+            case UINT8 -> 255;
+            case BOOL -> 1;
+            case FP32, FP16, BF16 -> throw new IllegalStateException(this + " is not an integer type");
+        };
+    }
+
+    // ---- loads and stores (little-endian, unaligned-safe) ----
+
+    /** Reads the element at {@code byteOffset} as a float (integers converted exactly where fp32 can). */
+    public float loadFloat(MemorySegment segment, long byteOffset) {
+        return switch (this) {
+            case FP32 -> segment.get(FLOAT_LE, byteOffset);
+            case FP16 -> Float.float16ToFloat(segment.get(SHORT_LE, byteOffset));
+            case BF16 -> bf16ToFloat(segment.get(SHORT_LE, byteOffset));
+            case INT8, UINT8, INT16, INT32, INT64, BOOL -> (float) loadLong(segment, byteOffset);
+        };
+    }
+
+    /** Writes {@code value} rounded to this type (nearest-even for bf16/fp16, saturating cast for integers). */
+    public void storeFloat(MemorySegment segment, long byteOffset, float value) {
+        switch (this) {
+            case FP32 -> segment.set(FLOAT_LE, byteOffset, value);
+            case FP16 -> segment.set(SHORT_LE, byteOffset, Float.floatToFloat16(value));
+            case BF16 -> segment.set(SHORT_LE, byteOffset, floatToBf16(value));
+            case INT8, UINT8, INT16, INT32, INT64, BOOL ->
+                    storeLong(segment, byteOffset, saturate(value, RoundingMode.RINT));
+        }
+    }
+
+    /** Reads the element as a long (floats truncated toward zero with saturation). */
+    public long loadLong(MemorySegment segment, long byteOffset) {
+        return switch (this) {
+            case INT8 -> segment.get(ValueLayout.JAVA_BYTE, byteOffset);
+            case UINT8 -> segment.get(ValueLayout.JAVA_BYTE, byteOffset) & 0xFF;
+            case BOOL -> segment.get(ValueLayout.JAVA_BYTE, byteOffset) != 0 ? 1 : 0;
+            case INT16 -> segment.get(SHORT_LE, byteOffset);
+            case INT32 -> segment.get(INT_LE, byteOffset);
+            case INT64 -> segment.get(LONG_LE, byteOffset);
+            case FP32, FP16, BF16 -> INT64.saturate(loadFloat(segment, byteOffset), RoundingMode.TRUNC);
+        };
+    }
+
+    /** Writes {@code value} saturated to this type's range (bool: non-zero → 1). */
+    public void storeLong(MemorySegment segment, long byteOffset, long value) {
+        switch (this) {
+            case INT8, UINT8 -> segment.set(ValueLayout.JAVA_BYTE, byteOffset, (byte) clamp(value));
+            case BOOL -> segment.set(ValueLayout.JAVA_BYTE, byteOffset, (byte) (value != 0 ? 1 : 0));
+            case INT16 -> segment.set(SHORT_LE, byteOffset, (short) clamp(value));
+            case INT32 -> segment.set(INT_LE, byteOffset, (int) clamp(value));
+            case INT64 -> segment.set(LONG_LE, byteOffset, value);
+            case FP32, FP16, BF16 -> storeFloat(segment, byteOffset, (float) value);
+        }
+    }
+
+    /** Reads the element as a double (exact for every type but int64 beyond 2^53). */
+    public double loadDouble(MemorySegment segment, long byteOffset) {
+        return isFloat() ? loadFloat(segment, byteOffset) : (double) loadLong(segment, byteOffset);
+    }
+
+    /** Writes a double: floats round once from double to fp32 and then to this type. */
+    public void storeDouble(MemorySegment segment, long byteOffset, double value) {
+        if (isFloat()) {
+            storeFloat(segment, byteOffset, (float) value);
+        } else {
+            storeLong(segment, byteOffset, saturate(value, RoundingMode.RINT));
+        }
+    }
+
+    // ---- conversions ----
+
+    /** Rounds {@code value} to the nearest value representable in this type (identity for fp32). */
+    public float round(float value) {
+        return switch (this) {
+            case FP32 -> value;
+            case FP16 -> Float.float16ToFloat(Float.floatToFloat16(value));
+            case BF16 -> bf16ToFloat(floatToBf16(value));
+            case INT8, UINT8, INT16, INT32, INT64, BOOL -> (float) saturate(value, RoundingMode.RINT);
+        };
+    }
+
+    /** Converts a float to this integer type with the given rounding, saturating; NaN gives 0. */
+    public long saturate(double value, RoundingMode mode) {
+        if (this == BOOL) {
+            return value != 0 && !Double.isNaN(value) ? 1 : 0;
+        }
+        if (Double.isNaN(value)) {
+            return 0;
+        }
+        double r = mode.apply(value);
+        long min = minValue();
+        long max = maxValue();
+        if (r <= min) {
+            return min;
+        }
+        if (r >= max) {
+            return max;
+        }
+        return (long) r;
+    }
+
+    private long clamp(long value) {
+        return Math.max(minValue(), Math.min(maxValue(), value));
+    }
+
+    /** bf16 bits → fp32: bf16 is the high half of an fp32. */
+    public static float bf16ToFloat(short bits) {
+        return Float.intBitsToFloat((bits & 0xFFFF) << 16);
+    }
+
+    /** fp32 → bf16 bits, round to nearest, ties to even; NaN stays a (quiet) NaN, ±Inf stays ±Inf. */
+    public static short floatToBf16(float value) {
+        int bits = Float.floatToRawIntBits(value);
+        if ((bits & 0x7FFFFFFF) > 0x7F800000) {
+            return (short) ((bits >>> 16) | 0x0040);
+        }
+        int lsb = (bits >>> 16) & 1;
+        return (short) ((bits + 0x7FFF + lsb) >>> 16);
     }
 }
