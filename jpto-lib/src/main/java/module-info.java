@@ -3,5 +3,6 @@ module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
 
     exports dev.jpto.lib.compare;
+    exports dev.jpto.lib.gen;
     exports dev.jpto.lib.npy;
 }
