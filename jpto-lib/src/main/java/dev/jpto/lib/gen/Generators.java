@@ -88,7 +88,8 @@ public final class Generators {
             double limit = maxFinite(dtype);
             double extent = switch (init) {
                 case Init.Uniform u -> Math.max(Math.abs(u.lo()), Math.abs(u.hi()));
-                case Init.IntRange ir -> Math.max(Math.abs((double) ir.lo()), Math.abs((double) (ir.hiExclusive() - 1)));
+                case Init.IntRange ir ->
+                        Math.max(Math.abs((double) ir.lo()), Math.abs((double) (ir.hiExclusive() - 1)));
                 case Init.Constant c -> Double.isFinite(c.value()) ? Math.abs(c.value()) : 0; // ±Inf, NaN on purpose
                 case Init.Normal g -> 0; // unbounded by nature; mean ± a few std is the caller's business
             };

@@ -65,6 +65,16 @@ public final class Npy {
      * Version 1.0 is written unless the header needs 2.0.
      */
     public static void write(Path file, Tensor tensor) throws IOException {
-        NpyWriter.write(file, tensor);
+        NpyWriter.write(file, tensor, NpyType.forTensor(tensor.dtype()));
+    }
+
+    /**
+     * Writes {@code tensor} as {@code fileType}: its own type ({@link NpyType#forTensor}) or, for fp16 and bf16,
+     * {@link NpyType#F4} (exact widening; how {@code --save-tensors} stores half-precision tensors).
+     *
+     * @throws NpyFormatException for any other pairing, e.g. int32 as f4
+     */
+    public static void write(Path file, Tensor tensor, NpyType fileType) throws IOException {
+        NpyWriter.write(file, tensor, fileType);
     }
 }

@@ -118,7 +118,8 @@ public final class NpyHeaderDescriptor {
             throw new NpyFormatException(file, "truncated header: header length field says " + headerLen
                     + " bytes of header text after byte " + preamble + ", but the file has only " + size + " bytes");
         }
-        String text = StandardCharsets.ISO_8859_1.decode(readFully(channel, file, preamble, (int) headerLen)).toString();
+        ByteBuffer headerBytes = readFully(channel, file, preamble, (int) headerLen);
+        String text = StandardCharsets.ISO_8859_1.decode(headerBytes).toString();
         if (!text.endsWith("\n")) {
             throw new NpyFormatException(file, "header text must end with '\\n' (numpy pads it with spaces and a"
                     + " newline); found " + quote(text.isEmpty() ? "" : text.substring(text.length() - 1))

@@ -22,8 +22,12 @@ final class NpyWriter {
     private NpyWriter() {
     }
 
-    static void write(Path file, Tensor t) throws IOException {
-        NpyType type = NpyType.forTensor(t.dtype());
+    static void write(Path file, Tensor t, NpyType type) throws IOException {
+        if (type != NpyType.forTensor(t.dtype()) && !(type == NpyType.F4 && t.dtype().isFloat())) {
+            throw new NpyFormatException(file, "cannot write a " + t.dtype().text() + " tensor as "
+                    + type.descr() + "; it is written as " + NpyType.forTensor(t.dtype()).descr()
+                    + (t.dtype().isFloat() ? " or, widened exactly, as <f4" : ""));
+        }
         byte[] header = NpyHeaderDescriptor.encode(type, t.shape());
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING); Arena arena = Arena.ofConfined()) {
@@ -45,7 +49,7 @@ final class NpyWriter {
     private static void stage(Tensor t, NpyType type, long first, long count, MemorySegment chunk) {
         MemorySegment buf = t.buffer();
         DType dtype = t.dtype();
-        if (dtype == DType.BF16) {
+        if (dtype != type.dtype()) { // bf16 or fp16 widened to f4: exact
             for (long j = 0; j < count; j++) {
                 chunk.set(FLOAT_LE, j * 4, dtype.loadFloat(buf, t.byteOffsetOfFlat(first + j)));
             }

@@ -111,7 +111,8 @@ class AllcloseTest {
     /** Mismatch count equals a plain scalar count of the numpy formula. */
     @Property(tries = 200)
     void countMatchesScalarFormula(@ForAll @Size(min = 1, max = 40) double[] seedValues,
-            @ForAll @DoubleRange(min = 0, max = 0.1) double rtol, @ForAll @DoubleRange(min = 0, max = 0.1) double atol) {
+            @ForAll @DoubleRange(min = 0, max = 0.1) double rtol,
+            @ForAll @DoubleRange(min = 0, max = 0.1) double atol) {
         try (Arena local = Arena.ofConfined()) {
             int n = seedValues.length;
             double[] e = new double[n];

@@ -128,10 +128,10 @@ class NpyHeaderCheckTest {
         "{'descr': '<f4', 'fortran_order': False, 'shape': [6]}                    | shape must be a tuple",
         "{'descr': '<f4', 'fortran_order': False, 'shape': (-6,)}                  | must be non-negative",
         "{'descr': '<f4' 'fortran_order': False, 'shape': (6,)}                    | expected ',' or '}'",
-        "{'descr': '<f4, 'fortran_order': False, 'shape': (6,)}                    | expected ',' or '}' after the value of 'descr'",
+        "{'descr': '<f4, 'fortran_order': False, 'shape': (6,)} | expected ',' or '}' after the value of 'descr'",
         "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (6,)}          | structured (record) dtypes",
-        "{'descr': '<f4', 'fortran_order': False, 'shape': (6,)} junk              | only spaces and one final newline",
-        "{'descr': '<f4', 'fortran_order': False, 'shape': (6,                     | (found '\\n'): expected a non-negative int",
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (6,)} junk | only spaces and one final newline",
+        "{'descr': '<f4', 'fortran_order': False, 'shape': (6, | (found '\\n'): expected a non-negative int",
         "('descr', '<f4')                                                          | expected '{'",
     })
     void headerParseErrors(String dict, String expected) throws IOException {

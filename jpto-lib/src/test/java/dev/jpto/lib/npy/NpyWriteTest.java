@@ -139,6 +139,20 @@ class NpyWriteTest {
     }
 
     @Test
+    void fp16CanBeWidenedToF4OnRequestButIntegersCannot() throws IOException {
+        Tensor t = filled(arena, DType.FP16, 4, 5);
+        Path p = dir.resolve("fp16.npy");
+        Npy.write(p, t, NpyType.F4);
+        assertThat(Npy.readHeader(p).type()).isEqualTo(NpyType.F4);
+        Tensor back = Npy.read(p, arena, DType.FP16, new long[] {4, 5});
+        assertThat(elementBytes(back)).isEqualTo(elementBytes(t));
+        Path q = dir.resolve("int.npy");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Npy.write(q, filled(arena, DType.INT32, 2),
+                NpyType.F4)).isInstanceOf(NpyFormatException.class)
+                .hasMessageContaining("cannot write a int32 tensor as <f4; it is written as <i4");
+    }
+
+    @Test
     void stridedViewsAreWrittenInTheirCOrder() throws IOException {
         Tensor base = filled(arena, DType.INT32, 4, 6);
         // columns 1..4 of rows 1..2, and the transpose of the whole matrix
