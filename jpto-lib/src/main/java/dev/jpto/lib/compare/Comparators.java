@@ -49,4 +49,12 @@ public final class Comparators {
     public static GoldenComparator topkPair(String valsName, double rtol, double atol) {
         return new TopkPair(valsName, rtol, atol);
     }
+
+    /**
+     * Compares only the leading {@code validRows} along {@code axis} with {@code inner}; with {@code zeroTail} the
+     * rest must be zero in the actual output. See {@link ValidPrefix}.
+     */
+    public static GoldenComparator validPrefix(long validRows, int axis, boolean zeroTail, GoldenComparator inner) {
+        return new ValidPrefix(validRows, axis, zeroTail, inner);
+    }
 }
