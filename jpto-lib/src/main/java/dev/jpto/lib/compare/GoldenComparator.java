@@ -5,6 +5,9 @@ import dev.jpto.isa.Tensor;
 /**
  * Decides whether one output tensor matches its golden reference. Implementations are immutable values
  * (records) built by {@link Comparators}; a program may also supply its own.
+ *
+ * <p>The element-wise comparators read values as doubles, in C order of each view: exact for every dtype except
+ * int64 magnitudes beyond 2^53, which are rounded to double before comparing.
  */
 public interface GoldenComparator {
     /**
