@@ -1,4 +1,8 @@
 /** Golden runner, comparators, .npy I/O, input generators, the program registry and the models. */
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
+
+    exports dev.jpto.lib.compare;
+    exports dev.jpto.lib.gen;
+    exports dev.jpto.lib.npy;
 }
