@@ -211,9 +211,9 @@ public final class OpChecks {
     }
 
     public static void transpose(Tile dst, Tile src) {
+        distinct("transpose", "dst", dst, "src", src);
         sameDtype("transpose", "dst", dst, "src", src);
         fits("transpose", "dst", dst, src.validCols(), src.validRows());
-        distinct("transpose", "dst", dst, "src", src);
     }
 
     public static void compare(Fn.Compare fn, Tile dst, Tile a, Tile b) {
