@@ -147,7 +147,7 @@ public final class OpChecks {
     }
 
     public static void reduce(Fn.Reduce fn, Fn.Axis axis, Tile dst, Tile src) {
-        String op = name(fn) + "." + axis.name().toLowerCase(Locale.ROOT);
+        String op = name(fn) + "_" + axis.name().toLowerCase(Locale.ROOT);
         numeric(op, "src", src);
         sameDtype(op, "dst", dst, "src", src);
         switch (axis) {
