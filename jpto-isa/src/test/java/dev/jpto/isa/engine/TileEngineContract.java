@@ -554,8 +554,12 @@ abstract class TileEngineContract {
         e.gatherRows(d, src, idx);
         assertThat(values(d)).containsExactly(5, 6, 5, 6, 1, 2, 3, 4);
         src.setValid(2, 2);
-        assertThatThrownBy(() -> e.gatherRows(d, src, idx))
-                .hasMessage("gather_rows: operand index[0]=2 is outside the 2 source rows [0, 2)");
+        Tile late = of(DType.INT32, 2, 1, 0, 7);
+        Tile d2 = Tile.allocate(DType.FP32, 2, 2);
+        assertThatThrownBy(() -> e.gatherRows(d2, src, late))
+                .hasMessage("gather_rows: operand index[1]=7 is outside the 2 source rows [0, 2)");
+        assertThat(values(d2)).as("nothing written on error").containsExactly(0, 0, 0, 0);
+        assertThat(region(d2)).containsExactly(2, 2);
     }
 
     @Test
