@@ -73,6 +73,24 @@ public final class Dsv4HeapPlan {
         return plan.stream().filter(a -> a.ring() == ring).mapToLong(Alloc::heapBytes).sum();
     }
 
+    /**
+     * The first allocation on {@code ring} that cannot be placed in a heap of {@code heapBytes} when nothing is
+     * released before the scope closes (the HEAP_RING_DEADLOCK point), or empty when all fit.
+     */
+    public static java.util.Optional<Alloc> firstBlocked(List<Alloc> plan, int ring, long heapBytes) {
+        long top = 0;
+        for (Alloc a : plan) {
+            if (a.ring() != ring) {
+                continue;
+            }
+            top += a.heapBytes();
+            if (top > heapBytes) {
+                return java.util.Optional.of(a);
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
     /** The allocations of {@code program} at {@code preset}, in submission order. */
     public static List<Alloc> of(Dsv4Program program, Dsv4Preset p) {
         Dsv4Dims m = p.dims();
