@@ -67,6 +67,18 @@ final class Arrays32 {
         if (t.isContiguous() && t.dtype() == DType.FP32) {
             MemorySegment.copy(values, 0, t.buffer(), ValueLayout.JAVA_FLOAT_UNALIGNED,
                     t.offset() * 4, n);
+        } else if (t.isContiguous() && t.dtype() == DType.BF16) {
+            short[] s = new short[n];
+            for (int i = 0; i < n; i++) {
+                s[i] = DType.floatToBf16(values[i]);
+            }
+            MemorySegment.copy(s, 0, t.buffer(), ValueLayout.JAVA_SHORT_UNALIGNED, t.offset() * 2, n);
+        } else if (t.isContiguous() && t.dtype() == DType.INT8) {
+            byte[] b = new byte[n];
+            for (int i = 0; i < n; i++) {
+                b[i] = (byte) DType.INT8.saturate(values[i], dev.jpto.isa.RoundingMode.RINT);
+            }
+            MemorySegment.copy(b, 0, t.buffer(), ValueLayout.JAVA_BYTE, t.offset(), n);
         } else {
             for (int i = 0; i < n; i++) {
                 t.setDouble(i, values[i]);

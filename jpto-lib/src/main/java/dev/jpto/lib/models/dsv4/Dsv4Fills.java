@@ -52,8 +52,9 @@ final class Dsv4Fills {
                 }
             } else {
                 for (int i = 0; i < w.length; i++) {
-                    t.setDouble(i, Dsv4Numerics.i8q(w[i] * sq[perRow ? i / cols : i % cols]));
+                    w[i] = Dsv4Numerics.i8q(w[i] * sq[perRow ? i / cols : i % cols]);
                 }
+                Arrays32.store(t, w);
             }
         });
     }

@@ -64,15 +64,19 @@ public final class Dsv4Inputs {
             }
             case Init.Normal nrm -> {
                 Init.RandomSource r = ctx.stream(s.name());
-                for (long i = 0; i < n; i++) {
-                    t.setDouble(i, nrm.mean() + nrm.std() * r.normal());
+                float[] v = new float[Math.toIntExact(n)];
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = (float) (nrm.mean() + nrm.std() * r.normal());
                 }
+                Arrays32.store(t, v);
             }
             case Init.Uniform u -> {
                 Init.RandomSource r = ctx.stream(s.name());
-                for (long i = 0; i < n; i++) {
-                    t.setDouble(i, u.lo() + (u.hi() - u.lo()) * r.uniform());
+                float[] v = new float[Math.toIntExact(n)];
+                for (int i = 0; i < v.length; i++) {
+                    v[i] = (float) (u.lo() + (u.hi() - u.lo()) * r.uniform());
                 }
+                Arrays32.store(t, v);
             }
             case Init.IntRange ir -> {
                 Init.RandomSource r = ctx.stream(s.name());
