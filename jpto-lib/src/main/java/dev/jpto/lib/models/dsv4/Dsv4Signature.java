@@ -29,6 +29,11 @@ public record Dsv4Signature(Dsv4Program program, Dsv4Preset preset, List<TensorS
                 + tensors.stream().map(TensorSpec::name).toList());
     }
 
+    /** The scalar parameters, in order (after the tensors): {@code num_tokens} (int32) of the preset's chunk. */
+    public java.util.Map<String, Long> scalars() {
+        return java.util.Map.of(NUM_TOKENS, (long) preset.numTokens());
+    }
+
     /** Tensors the harness compares against the golden (InOut pools and x_out). */
     public List<TensorSpec> validated() {
         return tensors.stream().filter(TensorSpec::validated).toList();

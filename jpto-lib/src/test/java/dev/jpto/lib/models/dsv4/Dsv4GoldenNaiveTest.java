@@ -181,6 +181,43 @@ class Dsv4GoldenNaiveTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void csaCompressedRowsAndIndexKeysMatchTheNaivePool() {
+        Run r = runs.get(Dsv4Program.CSA);
+        Dsv4Dims m = r.preset().dims();
+        int hd = m.headDim();
+        int ihd = m.idxHeadDim();
+        Tensor cmp = r.golden().expected("cmp_kv");
+        Tensor idx = r.golden().expected("idx_kv_cache");
+        Tensor idxScale = r.golden().expected("idx_kv_scale");
+        // w = 131 closes slot 32 and pools positions 124..127 from the old state; w = 191 closes slot 47
+        for (int w : new int[] {131, 191}) {
+            int slot = (w + 1) / 4 - 1;
+            double[] row = r.naive().csaCompressed(w, "cmp", "compress_state", "compress_state_block_table", hd);
+            double max = maxAbs(row);
+            for (int ch = 0; ch < hd; ch++) {
+                assertThat(cmp.getDouble((long) slot * hd + ch)).as("cmp_kv[%d,%d]", slot, ch)
+                        .isCloseTo(row[ch], org.assertj.core.api.Assertions.within(0.01 * max));
+            }
+            double[] inner = r.naive().csaCompressed(w, "inner", "inner_compress_state",
+                    "inner_compress_state_block_table", ihd);
+            double[] f = new double[ihd];
+            for (int i = 0; i < ihd; i++) {
+                double nb = NaiveReference.bf16(inner[i]);
+                for (int j = 0; j < ihd; j++) {
+                    f[j] += nb * r.naive().in("hadamard_idx", (long) i * ihd + j);
+                }
+            }
+            double amax = maxAbs(f);
+            assertThat(idxScale.getDouble(slot)).isCloseTo(amax / 127, org.assertj.core.api.Assertions.within(
+                    0.01 * amax / 127));
+            for (int j = 0; j < ihd; j++) {
+                assertThat(idx.getDouble((long) slot * ihd + j)).as("idx_kv_cache[%d,%d]", slot, j)
+                        .isCloseTo(f[j] / amax * 127, org.assertj.core.api.Assertions.within(1.6));
+            }
+        }
+    }
+
     static double maxAbs(double[] v) {
         double m = 0;
         for (double x : v) {

@@ -143,6 +143,66 @@ final class NaiveReference {
         }
     }
 
+    /**
+     * The ratio-4 compressed row closing at absolute position {@code w} (spec §3.7.1), before rounding: slots
+     * w−7..w−4 from the first half of the projections, w−3..w from the second half; a position inside the chunk
+     * uses the fresh projections (+ape), an earlier one the input state row.
+     */
+    double[] csaCompressed(int w, String prefix, String stateName, String tableName, int head) {
+        int d = m.d();
+        int out = 2 * head;
+        double[] pooled = new double[head];
+        double[][] xs = new double[8][];
+        for (int slot = 0; slot < 8; slot++) {
+            int a = w - 7 + slot;
+            int t = a - p.startPos();
+            xs[slot] = a >= 0 && t >= 0 && t < p.numTokens() ? xNormed(t) : null;
+        }
+        for (int ch = 0; ch < head; ch++) {
+            double mx = Double.NEGATIVE_INFINITY;
+            double[] kv = new double[8];
+            double[] sc = new double[8];
+            boolean[] used = new boolean[8];
+            for (int slot = (w < 7 ? 4 : 0); slot < 8; slot++) {
+                int a = w - 7 + slot;
+                int lane = slot < 4 ? ch : head + ch;
+                if (xs[slot] != null) {
+                    for (int i = 0; i < d; i++) {
+                        kv[slot] += xs[slot][i] * in(prefix + "_wkv", (long) lane * d + i);
+                        sc[slot] += xs[slot][i] * in(prefix + "_wgate", (long) lane * d + i);
+                    }
+                    sc[slot] += in(prefix + "_ape", (long) (a % 4) * out + lane);
+                } else {
+                    long row = (long) in(tableName, a / 4) * 4 + a % 4;
+                    kv[slot] = in(stateName, row * 2 * out + lane);
+                    sc[slot] = in(stateName, row * 2 * out + out + lane);
+                }
+                used[slot] = true;
+                mx = Math.max(mx, sc[slot]);
+            }
+            double l = 0;
+            double o = 0;
+            for (int slot = 0; slot < 8; slot++) {
+                if (used[slot]) {
+                    double e = Math.exp(sc[slot] - mx);
+                    l += e;
+                    o += e * kv[slot];
+                }
+            }
+            pooled[ch] = o / l;
+        }
+        double ss = 0;
+        for (double v : pooled) {
+            ss += v * v;
+        }
+        double inv = 1 / Math.sqrt(ss / head + m.eps());
+        for (int ch = 0; ch < head; ch++) {
+            pooled[ch] *= inv * in(prefix + "_norm_w", ch);
+        }
+        rope(pooled, head - m.ropeDim(), w - 3, false);
+        return pooled;
+    }
+
     /** Keys visible to token t by the position rules alone (window, then compressed rows by ratio). */
     List<double[]> keys(Dsv4Program program, int t, Tensor kvCache, Tensor cmpKv) {
         int hd = m.headDim();
