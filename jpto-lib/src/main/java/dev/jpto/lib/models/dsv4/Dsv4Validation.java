@@ -71,6 +71,91 @@ public final class Dsv4Validation {
                 + "), worst rdiff " + worst);
     }
 
+    /** Outcome of {@link #mappedPool}. */
+    public record PoolResult(boolean pass, long mappedRows, long bad, long allowed, String reason) {
+    }
+
+    /** The original's (atol, rtol, max_error_ratio) and mapping name for a validated pool, spec §5.6. */
+    public record PoolTolerance(String mapping, double atol, double rtol, double maxErrorRatio) {
+    }
+
+    public static PoolTolerance poolTolerance(Dsv4Program program, String pool) {
+        return switch (pool) {
+            case "kv_cache" -> new PoolTolerance("ori_slot_mapping", 1e-4,
+                    program == Dsv4Program.SWA ? 1e-2 : 1.0 / 128, 0.005);
+            case "cmp_kv" -> new PoolTolerance("cmp_slot_mapping", 1e-4, 1.0 / 128, 0.005);
+            case "compress_state" -> new PoolTolerance("state_slot_mapping", 1e-3, 1e-3, 0.005);
+            case "inner_compress_state" -> new PoolTolerance("inner_state_slot_mapping", 1e-3, 1e-3, 0.005);
+            case "idx_kv_cache" -> new PoolTolerance("idx_slot_mapping", 1, 0, 0.01);
+            case "idx_kv_scale" -> new PoolTolerance("idx_slot_mapping", 1e-4, 1.0 / 128, 0.01);
+            default -> throw new IllegalArgumentException("no pool tolerance for '" + pool + "' in "
+                    + program.programName() + "; pools: kv_cache, cmp_kv, compress_state, inner_compress_state,"
+                    + " idx_kv_cache, idx_kv_scale");
+        };
+    }
+
+    /**
+     * The mapped-pool comparator: both pools viewed as rows of their last dimension; the mapping must hold −1 from
+     * {@code numTokens} on and distinct in-range rows before; every row not named by an active mapping entry must
+     * be bitwise identical to the golden (untouched); the mapped rows pass when at most
+     * {@code round(maxErrorRatio·elements)} of their elements have {@code |act − exp| > atol + rtol·|exp|}.
+     */
+    public static PoolResult mappedPool(Tensor actual, Tensor expected, Tensor mapping, int numTokens,
+                                        PoolTolerance tol) {
+        if (!java.util.Arrays.equals(actual.shape(), expected.shape())) {
+            return new PoolResult(false, 0, 0, 0, "shape " + java.util.Arrays.toString(actual.shape())
+                    + " differs from the golden's " + java.util.Arrays.toString(expected.shape()));
+        }
+        long width = actual.shape(actual.rank() - 1);
+        long rows = actual.numel() / width;
+        java.util.BitSet mapped = new java.util.BitSet();
+        for (int t = 0; t < mapping.numel(); t++) {
+            long row = (long) mapping.getDouble(t);
+            if (t >= numTokens) {
+                if (row != -1) {
+                    return new PoolResult(false, 0, 0, 0, tol.mapping() + "[" + t + "]=" + row
+                            + " must be -1 for an inactive row");
+                }
+                continue;
+            }
+            if (row < -1 || row >= rows) {
+                return new PoolResult(false, 0, 0, 0, tol.mapping() + "[" + t + "]=" + row + " is outside [-1, "
+                        + rows + ")");
+            }
+            if (row >= 0) {
+                if (mapped.get((int) row)) {
+                    return new PoolResult(false, 0, 0, 0, tol.mapping() + " names row " + row + " twice");
+                }
+                mapped.set((int) row);
+            }
+        }
+        long bad = 0;
+        for (long row = 0; row < rows; row++) {
+            boolean isMapped = mapped.get((int) row);
+            for (long j = 0; j < width; j++) {
+                long i = row * width + j;
+                double a = actual.getDouble(i);
+                double e = expected.getDouble(i);
+                if (!Double.isFinite(a) || !Double.isFinite(e)) {
+                    return new PoolResult(false, mapped.cardinality(), 0, 0, "non-finite value in row " + row);
+                }
+                if (!isMapped) {
+                    if (Double.doubleToRawLongBits(a) != Double.doubleToRawLongBits(e)) {
+                        return new PoolResult(false, mapped.cardinality(), 0, 0, "unmapped row " + row
+                                + " changed at lane " + j + ": " + a + " != " + e);
+                    }
+                } else if (Math.abs(a - e) > tol.atol() + tol.rtol() * Math.abs(e)) {
+                    bad++;
+                }
+            }
+        }
+        long allowed = Math.round(tol.maxErrorRatio() * mapped.cardinality() * width);
+        boolean pass = bad <= allowed;
+        return new PoolResult(pass, mapped.cardinality(), bad, allowed, pass ? "" : bad
+                + " elements of mapped rows outside atol=" + tol.atol() + " rtol=" + tol.rtol() + " (allowed "
+                + allowed + ")");
+    }
+
     /**
      * Compares the attention share of {@code actualXOut} (minus the golden's residual mix) with the golden's
      * share over the active rows: relative L2 error ≤ {@link #SHARE_REL_L2} and least-squares gain within
