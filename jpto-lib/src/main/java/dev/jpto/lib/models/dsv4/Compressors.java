@@ -22,9 +22,8 @@ final class Compressors {
     }
 
     /**
-     * One compressor: {@code head} channels; state rows of {@code 2·out} lanes {@code [kv | score+ape]} in
-     * {@code state} (flat fp32, modified), physical row of a position from {@code stateTable} with
-     * {@code stateRows} rows per block.
+     * One compressor's weights: {@code wkv}/{@code wgate} [out, D], {@code ape} [ratio, out], {@code normW}
+     * [head]; out = 2·head for ratio 4 (overlapping halves), head for ratio 128.
      */
     record Weights(float[] wkv, float[] wgate, float[] ape, float[] normW, int head, int ratio) {
         int out() {
@@ -32,7 +31,12 @@ final class Compressors {
         }
     }
 
-    /** Result: for each token t, the compressed row (fp32, normalised and rotated) or null. */
+    /**
+     * Runs one compressor over the chunk. {@code state} (flat fp32, rows of {@code 2·out} lanes
+     * {@code [kv | score+ape]}) is read for positions before the chunk and updated for every active token with
+     * {@code stateSlots[t] >= 0}; a position's row is {@code stateTable[pos / stateRows]·stateRows + pos %
+     * stateRows}. Returns, per token, the compressed row it closes (fp32, normalised and rotated) or null.
+     */
     static float[][] run(Chunk c, Weights w, float[] state, int[] stateTable, int stateRows, int[] closing,
                          int[] stateSlots, int t) {
         int out = w.out();
