@@ -6,4 +6,5 @@ module dev.jpto.compiler {
     exports dev.jpto.compiler;
     exports dev.jpto.compiler.dsl;
     exports dev.jpto.compiler.ir;
+    exports dev.jpto.compiler.run;
 }
