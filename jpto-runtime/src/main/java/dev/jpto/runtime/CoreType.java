@@ -1,4 +1,4 @@
 package dev.jpto.runtime;
 
-/** TEMPORARY shim (compiler branch) of the agreed runtime API; replaced by the runtime branch on merge. */
+/** The two kinds of AICore: cube (AIC, matrix) and vector (AIV). Each has its own ready queue. */
 public enum CoreType { AIC, AIV }
