@@ -51,7 +51,7 @@ public final class ProgramInterpreter implements Orchestration {
             switch (s) {
                 case Stmt.For f -> loop(orch, f);
                 case Stmt.Scope sc -> {
-                    try (Scope scope = orch.scope()) {
+                    try (Scope _ = orch.scope()) {
                         block(orch, sc.body());
                     }
                 }
