@@ -48,13 +48,15 @@ public sealed interface RingSize {
         };
     }
 
-    /** The string form ({@code 512MiB}, {@code 0,0,2GiB,0}); empty for absent. */
+    /**
+     * The string form in plain decimal ({@code 536870912}, {@code 0,0,4096,0}): the same for byte sizes and
+     * counts, and accepted back by {@link #parse}. Empty for absent.
+     */
     default String text() {
         return switch (this) {
             case Absent a -> "";
-            case Uniform u -> Sizes.format(u.value());
-            case PerRing p -> Sizes.format(p.ring0()) + "," + Sizes.format(p.ring1()) + "," + Sizes.format(p.ring2())
-                    + "," + Sizes.format(p.ring3());
+            case Uniform u -> Long.toString(u.value());
+            case PerRing p -> p.ring0() + "," + p.ring1() + "," + p.ring2() + "," + p.ring3();
         };
     }
 
