@@ -191,4 +191,20 @@ class VerifierTest {
                 .hasMessageContaining("input 'x' is never read by any task")
                 .hasMessageContaining("kernel 'spare' is declared but never submitted");
     }
+
+    @Test
+    void kernelsAreValidatedByTheIsaRules() {
+        KernelBuilder k = KernelBuilder.kernel("bad_mm");
+        KTensor src = k.input("src", FP32, 2);
+        KTensor dst = k.output("dst", FP32, 2);
+        KTile a = k.tile("a", BF16, 8, 8);
+        KTile c = k.tile("c", BF16, 8, 8);
+        k.load(a, src, 0, 0).matmul(c, a, a).store(c, dst, 0, 0);
+        ProgramBuilder p = ProgramBuilder.program("m");
+        TensorVar x = p.input("x", FP32, 8, 8);
+        TensorVar y = p.output("y", FP32, 8, 8);
+        KernelRef mm = p.aic(k.build());
+        p.orchestrate(o -> o.submit(mm, in(x), outExisting(y)));
+        assertThat(errors(p.build())).anySatisfy(e -> assertThat(e).startsWith("program m: kernel bad_mm: op #1"));
+    }
 }

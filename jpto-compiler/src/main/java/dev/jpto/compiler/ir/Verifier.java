@@ -1,6 +1,7 @@
 package dev.jpto.compiler.ir;
 
 import dev.jpto.isa.kernel.Kernel;
+import dev.jpto.isa.kernel.Kernels;
 import dev.jpto.isa.kernel.TensorParam;
 import dev.jpto.runtime.Direction;
 import java.util.ArrayDeque;
@@ -16,7 +17,8 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks a program before anything runs it: names, shapes, dtypes, directions against the kernels' parameter
+ * Checks a program before anything runs it: each kernel ({@link Kernels#validate}: operand indices, ranks, op
+ * dtype rules), names, shapes, dtypes, directions against the kernels' parameter
  * access, tensors used before they exist or never used, and slices that may leave their tensor (loop variable
  * ranges are bounded by interval arithmetic over the loop bounds, so a slice is accepted only when every
  * iteration stays inside). Every finding names the program element ({@link IrError#where()}) and the rule.
@@ -97,6 +99,11 @@ public final class Verifier {
             }
             if (kernels.put(k.name(), k) != null) {
                 error("kernel '" + k.name() + "' is declared twice");
+            }
+            try {
+                Kernels.validate(k);
+            } catch (IllegalArgumentException e) {
+                error(e.getMessage());
             }
         }
         block(program.body());

@@ -93,8 +93,18 @@ public record RunConfig(Platform platform, int deviceId, int aicpuThreadNum,
      */
     public static RunConfig fromMap(Map<String, String> values) {
         RunConfig c = RunConfigKeys.apply(defaults(), values);
-        CallConfigs.from(c);
+        c.validate();
         return c;
+    }
+
+    /**
+     * Checks everything a dispatch would check before opening a chip: the CallConfig rules
+     * ({@link CallConfigs#from}) and the os_env names ({@link OsEnv#chipOptions}). Returns this config.
+     */
+    public RunConfig validate() {
+        CallConfigs.from(this);
+        OsEnv.chipOptions(osEnv);
+        return this;
     }
 
     /** This config as {@code key=value} strings (absent ring fields and empty os_env omitted); fromMap inverts it. */

@@ -101,6 +101,8 @@ class RunConfigTest {
                 .hasMessageContaining("output_prefix is required when a diagnostic flag is on");
         assertThatThrownBy(() -> RunConfig.fromMap(Map.of("device_id", "-1")))
                 .hasMessage("device_id must be >= 0: device_id=-1 (try 0)");
+        assertThatThrownBy(() -> RunConfig.fromMap(Map.of("os_env", "PTO2_RING_HEAP=1073741824")))
+                .hasMessageContaining("os_env PTO2_RING_HEAP is retired");
         assertThatThrownBy(() -> RunConfig.defaults().withOsEnv(Map.of("A-B", "1")))
                 .hasMessageContaining("os_env names must be environment variable names");
     }
