@@ -24,6 +24,7 @@ import java.util.Optional;
  * rings are discarded (their heap unmapped) so the stray thread cannot touch the next run's memory.
  */
 public final class Chip implements AutoCloseable {
+    private static final long GRACE_MILLIS = 100;
     private static final long JOIN_MILLIS = 2_000;
 
     private final Platform platform;
@@ -209,23 +210,30 @@ public final class Chip implements AutoCloseable {
         }
     }
 
-    /** Stops the scheduler threads; false if one did not stop (a kernel that never returns). */
+    /**
+     * Stops the scheduler threads: they leave their loop within one idle park; a thread still inside a kernel
+     * after {@value #GRACE_MILLIS} ms is interrupted. False if one did not stop (a kernel that never returns).
+     */
     private static boolean stopAll(List<Thread> workers) {
         boolean all = true;
-        long deadline = System.nanoTime() + JOIN_MILLIS * 1_000_000;
-        for (Thread t : workers) {
-            try {
+        try {
+            long deadline = System.nanoTime() + GRACE_MILLIS * 1_000_000;
+            for (Thread t : workers) {
                 long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
                 if (!t.join(java.time.Duration.ofMillis(left))) {
                     t.interrupt();
-                    if (!t.join(java.time.Duration.ofMillis(200))) {
-                        all = false;
-                    }
                 }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                all = false;
             }
+            deadline = System.nanoTime() + JOIN_MILLIS * 1_000_000;
+            for (Thread t : workers) {
+                long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                if (!t.join(java.time.Duration.ofMillis(left))) {
+                    all = false;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            all = false;
         }
         return all;
     }
