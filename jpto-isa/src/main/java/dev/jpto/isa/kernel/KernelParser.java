@@ -19,6 +19,8 @@ import java.util.regex.Pattern;
 final class KernelParser {
     private static final Pattern NUMBER = Pattern.compile("-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
     private static final int INDENT = 2;
+    /** Bounds the parser's recursion, so hostile text fails with a message rather than a stack overflow. */
+    static final int MAX_LOOP_DEPTH = 64;
 
     /** One non-blank line with its comment removed. */
     private record Line(int number, String text) {
@@ -179,6 +181,9 @@ final class KernelParser {
         int col = mark();
         String m = ident("an op");
         if (m.equals("loop")) {
+            if (level >= MAX_LOOP_DEPTH) {
+                throw error(col, "loops nest deeper than " + MAX_LOOP_DEPTH + " levels");
+            }
             int vCol = mark();
             int slot = ref(Kind.SCALAR, ident("a loop variable"), vCol);
             keyword("from");
