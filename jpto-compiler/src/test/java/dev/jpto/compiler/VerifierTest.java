@@ -33,6 +33,7 @@ class VerifierTest {
         assertThat(Verifier.check(TestPrograms.matmul(128, 192, 128))).isEmpty();
         assertThat(Verifier.check(TestPrograms.rowSoftmax(256, 64))).isEmpty();
         assertThat(Verifier.check(TestPrograms.heapHog(8))).isEmpty();
+        assertThat(Verifier.check(TestPrograms.prefixBlocks(0.5))).isEmpty();
     }
 
     /** A copy kernel (src: read, dst: write, one scalar) and x/y fp32[128, 64]; the body is the test's. */
