@@ -37,8 +37,8 @@ public final class OrchestratorImpl implements Orchestrator {
     private final Engine engine;
     private final Ring[] rings;
     private final TensorMap tmap;
-    private final RuntimeEnv env;
-    private final ScopeStats stats;
+    private RuntimeEnv env;
+    private ScopeStats stats;
     private final Waiter waiter;
     private final OwnerMap owners = new OwnerMap(1024);
 
@@ -56,7 +56,24 @@ public final class OrchestratorImpl implements Orchestrator {
     private long[] edges = new long[16];
     private int edgeN;
     private final TensorMap.Sink waitSink = p -> addEdge(p, Ring.EDGE_WAIT);
-    private final Thread owner;
+    private Thread owner;
+
+    /**
+     * Prepares a new run on the calling thread (which becomes the orchestrator thread): empty scopes, fresh
+     * reclaim cursors and owner map. The rings, TensorMap and engine are reset by the chip.
+     */
+    public void reset(RuntimeEnv runEnv, ScopeStats runStats) {
+        this.env = runEnv;
+        this.stats = runStats;
+        this.owner = Thread.currentThread();
+        depth = -1;
+        scopeTasksSize = 0;
+        java.util.Arrays.fill(reclaimedUpTo, 0);
+        java.util.Arrays.fill(depReclaimedAt, 0);
+        java.util.Arrays.fill(taskWindowMax, 0);
+        owners.clear();
+        waiter.reset();
+    }
 
     public OrchestratorImpl(Engine engine, TensorMap tmap, RuntimeEnv env, ScopeStats stats) {
         this.engine = engine;
