@@ -140,7 +140,24 @@ public final class Chip implements AutoCloseable {
                 statsFile);
     }
 
+    /** Slot arrays are preallocated: the simulator bounds what one ring may ask for. */
+    public static final long MAX_SIM_TASK_WINDOW = 1L << 22;
+    public static final long MAX_SIM_DEP_POOL = 1L << 24;
+
     private static void rejectUnsupported(CallConfig c) {
+        RuntimeEnv env = c.runtimeEnv();
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            if (env.taskWindow(r) > MAX_SIM_TASK_WINDOW) {
+                throw new IllegalArgumentException("ring_task_window for ring " + r + " exceeds the simulator's limit of "
+                        + MAX_SIM_TASK_WINDOW + " preallocated slots: ring_task_window[" + r + "]=" + env.taskWindow(r)
+                        + " (try " + MAX_SIM_TASK_WINDOW + " or less)");
+            }
+            if (env.depPool(r) > MAX_SIM_DEP_POOL) {
+                throw new IllegalArgumentException("ring_dep_pool for ring " + r + " exceeds the simulator's limit of "
+                        + MAX_SIM_DEP_POOL + " preallocated entries: ring_dep_pool[" + r + "]=" + env.depPool(r)
+                        + " (try " + MAX_SIM_DEP_POOL + " or less)");
+            }
+        }
         String flag = c.enableChipSwimlane() != 0 ? "enable_chip_swimlane=" + c.enableChipSwimlane()
                 : c.enableDumpArgs() != 0 ? "enable_dump_args=" + c.enableDumpArgs()
                 : c.enablePmu() != 0 ? "enable_pmu=" + c.enablePmu()

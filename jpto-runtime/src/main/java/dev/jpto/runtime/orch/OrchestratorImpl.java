@@ -126,6 +126,12 @@ public final class OrchestratorImpl implements Orchestrator {
         waiter.reset();
         for (Ring r : rings) {
             while (r.lastTaskAlive() != r.tasks.nextLocal()) {
+                if (waiter.elapsedNanos() > engine.options.schedulerTimeout().toNanos()) {
+                    throw fail(ErrorCode.SCHEDULER_TIMEOUT, "all " + engine.submitted() + " tasks completed but ring "
+                            + r.id + " was not reclaimed (last_task_alive " + r.lastTaskAlive() + ", current "
+                            + r.tasks.nextLocal() + ", oldest " + headName(r) + "; sub_class=unknown:accounting/"
+                            + "corruption); this is a runtime bug: please report it with this line", null);
+                }
                 idle("waiting for ring " + r.id + " to be reclaimed");
             }
         }
@@ -267,7 +273,10 @@ public final class OrchestratorImpl implements Orchestrator {
         long heapBytes = 0;
         int registrations = 0;
         for (int i = 0; i < args.length; i++) {
-            Arg a = Objects.requireNonNull(args[i], "args[" + i + "]");
+            Arg a = args[i];
+            if (a == null) {
+                throw new NullPointerException("argument " + i + " of kernel '" + kernelName + "' is null");
+            }
             if (a instanceof Arg.Output o) {
                 heapBytes += align(Math.max(1, o.byteSize()), OUTPUT_ALIGN);
             } else if (a instanceof Arg.TensorArg ta) {
