@@ -24,6 +24,9 @@ import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RunReport;
 import java.lang.foreign.Arena;
 import java.util.Map;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -108,6 +111,29 @@ class RingPlannerTest {
                     }
                     assertThat(ys.getDouble(r)).isEqualTo(max);
                 }
+            }
+        }
+    }
+
+    /**
+     * Around the plan's boundary: a single-scope program runs iff the heap ring holds its planned peak (the ring
+     * starts empty, so allocation is linear and the plan is exact).
+     */
+    @Property(tries = 8, seed = "11")
+    void runsExactlyWhenTheRingHoldsThePlannedPeak(@ForAll @IntRange(min = 2, max = 6) int blocks,
+            @ForAll @IntRange(min = -2, max = 2) int deltaKiB) {
+        CompiledProgram hog = Compiler.compileInMemory(TestPrograms.heapHog(blocks));
+        long peak = RingPlanner.plan(hog.program()).heap()[0];
+        long ring = peak + deltaKiB * 1024L;
+        try (Arena arena = Arena.ofShared()) {
+            Map<String, Tensor> args = hogArgs(arena, blocks);
+            RunConfig c = RunConfig.defaults().withRingHeap(ring, 0, 0, 0);
+            if (ring >= peak) {
+                hog.run(args, c);
+                assertThat(args.get("y").toDoubleArray()).containsExactly(args.get("x").toDoubleArray());
+            } else {
+                assertThatThrownBy(() -> hog.run(args, c)).isInstanceOfSatisfying(ChipRuntimeException.class,
+                        e -> assertThat(e.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK));
             }
         }
     }
