@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * dtype rules), names, shapes, dtypes, directions against the kernels' parameter
  * access, tensors used before they exist or never used, and slices that may leave their tensor (loop variable
  * ranges are bounded by interval arithmetic over the loop bounds, so a slice is accepted only when every
- * iteration stays inside). Every finding names the program element ({@link IrError#where()}) and the rule.
+ * iteration stays inside), and kernel loads and stores that may leave the tensors a submit passes
+ * ({@link KernelAccessCheck}). Every finding names the program element ({@link IrError#where()}) and the rule.
  *
  * <p>Lifetime rules for intermediates ({@link Stmt.Alloc}): visible only in the statement list that declares
  * them; produced exactly once, by an OUTPUT argument naming the whole tensor, in the same loop body (an
