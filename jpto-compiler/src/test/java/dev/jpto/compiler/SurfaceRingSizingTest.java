@@ -158,8 +158,22 @@ class SurfaceRingSizingTest {
                     .isInstanceOfSatisfying(ChipRuntimeException.class, e -> {
                         assertThat(e.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK);
                         assertThat(e.orchErrorCode()).isEqualTo(2);
-                        assertThat(e.getMessage()).contains("ring_heap");
+                        assertThat(e.getMessage()).startsWith("orch_error_code=2 HEAP_RING_DEADLOCK - ")
+                                .contains("set ring_heap for ring 0")
+                                .contains("program static ring plan: the heap the open scopes hold at once per ring "
+                                        + "is 131072,0,0,0 bytes; runtime_cfg ring_heap=144KiB,0,0,0 covers it")
+                                .endsWith("[runtime_status=-2]");
                     });
+
+            // The advice in the message is a working runtime_cfg.
+            String message = org.assertj.core.api.Assertions.catchThrowable(
+                    () -> surface.run(hog, args(arena, hog), tooSmall, tmp)).getMessage();
+            java.util.regex.Matcher advice = java.util.regex.Pattern.compile("runtime_cfg (ring_heap)=(\\S+) covers it")
+                    .matcher(message);
+            assertThat(advice.find()).as(message).isTrue();
+            Map<String, Tensor> advised = args(arena, hog);
+            surface.run(hog, advised, RunConfig.fromMap(Map.of(advice.group(1), advice.group(2))), tmp);
+            assertThat(advised.get("y").toDoubleArray()).containsExactly(advised.get("x").toDoubleArray());
 
             Map<String, Tensor> big = args(arena, hog);
             RunReport ok = surface.run(hog, big, RunConfig.fromMap(Map.of("ring_heap", "1MiB")), tmp);
