@@ -19,6 +19,7 @@ import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,6 +68,35 @@ class SurfaceRingSizingTest {
                 assertThat(r.minUs()).isPositive().isLessThanOrEqualTo(r.medianUs());
                 assertThat(r.maxUs()).isGreaterThanOrEqualTo(r.meanUs());
                 return r.last();
+            }
+        },
+
+        DISTRIBUTED {
+            /** Two chips: the caller's tensors on the first, a copy on the second; both must agree. */
+            @Override
+            RunReport run(Program p, Map<String, Tensor> args, RunConfig c, Path tmp) {
+                CompiledProgram compiled = Compiler.compileInMemory(p);
+                try (Arena arena = Arena.ofShared()) {
+                    Map<String, Tensor> copy = new HashMap<>();
+                    for (Map.Entry<String, Tensor> e : args.entrySet()) {
+                        Tensor t = Tensor.allocate(arena, e.getValue().dtype(), e.getValue().shape());
+                        t.copyFrom(e.getValue());
+                        copy.put(e.getKey(), t);
+                    }
+                    List<RunReport> reports = DistributedRunner.run(List.of(new DistributedRunner.Job(compiled, args),
+                            new DistributedRunner.Job(compiled, copy)), c);
+                    assertThat(reports).hasSize(2);
+                    for (int r = 0; r < 4; r++) {
+                        assertThat(reports.get(1).ring(r).heapBytes()).isEqualTo(reports.get(0).ring(r).heapBytes());
+                        assertThat(reports.get(1).ring(r).taskWindow()).isEqualTo(reports.get(0).ring(r).taskWindow());
+                        assertThat(reports.get(1).ring(r).depPool()).isEqualTo(reports.get(0).ring(r).depPool());
+                    }
+                    for (var out : p.outputs()) {
+                        assertThat(copy.get(out.name()).toDoubleArray())
+                                .containsExactly(args.get(out.name()).toDoubleArray());
+                    }
+                    return reports.get(0);
+                }
             }
         };
 
