@@ -2,7 +2,11 @@
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
 
+    exports dev.jpto.lib;
     exports dev.jpto.lib.compare;
     exports dev.jpto.lib.gen;
+    exports dev.jpto.lib.models.basic;
     exports dev.jpto.lib.npy;
+    exports dev.jpto.lib.registry;
+    exports dev.jpto.lib.runner;
 }
