@@ -2,6 +2,8 @@ package dev.jpto.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 import picocli.CommandLine;
@@ -12,7 +14,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = JptoCommand.Version.class,
         description = "Write, run, size, debug and benchmark tile programs on a simulated AI-accelerator chip.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, ListCommand.class, RunCommand.class, CompileCommand.class,
+                ExecCommand.class})
 public final class JptoCommand implements Runnable {
     /** Exit code for bad flags, values or configuration. */
     public static final int EXIT_USAGE = 2;
@@ -20,11 +23,21 @@ public final class JptoCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new JptoCommand());
+    /** Where commands write their log and their errors (System.out/err, or a test's buffers). */
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+
+    static CommandLine commandLine(PrintStream out, PrintStream err) {
+        JptoCommand top = new JptoCommand();
+        top.out = out;
+        top.err = err;
+        CommandLine cl = new CommandLine(top);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
         cl.setParameterExceptionHandler((ex, args) -> {
-            ex.getCommandLine().getErr().println("jpto: " + ex.getMessage());
-            ex.getCommandLine().getErr().println("Try 'jpto --help' for the commands and options.");
+            CommandLine sub = ex.getCommandLine();
+            sub.getErr().println("jpto: " + ex.getMessage());
+            sub.getErr().println("Try '" + sub.getCommandSpec().qualifiedName() + " --help' for the options.");
             return EXIT_USAGE;
         });
         return cl;
