@@ -153,7 +153,8 @@ public enum DType {
             case INT16 -> segment.set(SHORT_LE, byteOffset, (short) clamp(value));
             case INT32 -> segment.set(INT_LE, byteOffset, (int) clamp(value));
             case INT64 -> segment.set(LONG_LE, byteOffset, value);
-            case FP32, FP16, BF16 -> storeFloat(segment, byteOffset, (float) value);
+            case FP32 -> segment.set(FLOAT_LE, byteOffset, (float) value);
+            case FP16, BF16 -> storeDouble(segment, byteOffset, longToDoubleRoundToOdd(value));
         }
     }
 
@@ -162,10 +163,17 @@ public enum DType {
         return isFloat() ? loadFloat(segment, byteOffset) : (double) loadLong(segment, byteOffset);
     }
 
-    /** Writes a double: floats round once from double to fp32 and then to this type. */
+    /**
+     * Writes a double rounded once to this type: nearest even for float types (no double rounding through
+     * fp32), saturating nearest-even for integers.
+     */
     public void storeDouble(MemorySegment segment, long byteOffset, double value) {
-        if (isFloat()) {
-            storeFloat(segment, byteOffset, (float) value);
+        if (this == FP32) {
+            segment.set(FLOAT_LE, byteOffset, (float) value);
+        } else if (this == FP16) {
+            segment.set(SHORT_LE, byteOffset, doubleToFp16(value));
+        } else if (this == BF16) {
+            segment.set(SHORT_LE, byteOffset, doubleToBf16(value));
         } else {
             storeLong(segment, byteOffset, saturate(value, RoundingMode.RINT));
         }
@@ -220,5 +228,49 @@ public enum DType {
         }
         int lsb = (bits >>> 16) & 1;
         return (short) ((bits + 0x7FFF + lsb) >>> 16);
+    }
+
+    /** double → bf16 bits, rounded once to nearest even. */
+    public static short doubleToBf16(double value) {
+        return floatToBf16(toFloatRoundToOdd(value));
+    }
+
+    /** double → fp16 bits, rounded once to nearest even. */
+    public static short doubleToFp16(double value) {
+        return Float.floatToFloat16(toFloatRoundToOdd(value));
+    }
+
+    /**
+     * double → fp32 rounding to odd: an inexact result is truncated toward zero and gets its last bit set.
+     * Rounding that to a format at least two bits narrower (bf16, fp16) to nearest even gives the same
+     * result as rounding the double directly, which plain double → float → bf16 does not (the first
+     * rounding can manufacture a tie).
+     */
+    static float toFloatRoundToOdd(double value) {
+        float f = (float) value;
+        if (Float.isNaN(f) || (double) f == value) {
+            return f;
+        }
+        if (Math.abs((double) f) > Math.abs(value)) {
+            f = Math.nextAfter(f, 0.0);
+        }
+        return Float.intBitsToFloat(Float.floatToRawIntBits(f) | 1);
+    }
+
+    /** long → double rounding to odd (exact below 2^53), for the same reason as {@link #toFloatRoundToOdd}. */
+    static double longToDoubleRoundToOdd(long value) {
+        if (value == Long.MIN_VALUE) {
+            return -0x1p63;
+        }
+        long mag = Math.abs(value);
+        int shift = 64 - Long.numberOfLeadingZeros(mag) - 53;
+        if (shift <= 0) {
+            return value;
+        }
+        long m = mag >>> shift;
+        if ((mag & ((1L << shift) - 1)) != 0) {
+            m |= 1;
+        }
+        return Math.copySign(Math.scalb((double) m, shift), value);
     }
 }

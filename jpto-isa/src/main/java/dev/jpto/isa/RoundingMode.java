@@ -15,10 +15,23 @@ public enum RoundingMode {
     public double apply(double value) {
         return switch (this) {
             case RINT -> Math.rint(value);
-            case ROUND -> value < 0 ? -Math.floor(-value + 0.5) : Math.floor(value + 0.5);
+            case ROUND -> roundHalfAway(value);
             case FLOOR -> Math.floor(value);
             case CEIL -> Math.ceil(value);
             case TRUNC -> value < 0 ? Math.ceil(value) : Math.floor(value);
         };
+    }
+
+    /**
+     * Nearest, ties away from zero. Not {@code floor(x + 0.5)}: that addition itself rounds, so
+     * 0.49999999999999994 and odd integers above 2^52 would come out one too large.
+     */
+    private static double roundHalfAway(double value) {
+        double t = value < 0 ? Math.ceil(value) : Math.floor(value);
+        // value - t is exact: the fraction of a double is representable in a double.
+        if (Math.abs(value - t) >= 0.5) {
+            t += Math.signum(value);
+        }
+        return t;
     }
 }
