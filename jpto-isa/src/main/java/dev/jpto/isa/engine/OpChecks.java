@@ -147,7 +147,7 @@ public final class OpChecks {
     }
 
     public static void reduce(Fn.Reduce fn, Fn.Axis axis, Tile dst, Tile src) {
-        String op = name(fn) + "." + axis.name().toLowerCase(Locale.ROOT);
+        String op = name(fn) + "_" + axis.name().toLowerCase(Locale.ROOT);
         numeric(op, "src", src);
         sameDtype(op, "dst", dst, "src", src);
         switch (axis) {
@@ -211,9 +211,9 @@ public final class OpChecks {
     }
 
     public static void transpose(Tile dst, Tile src) {
+        distinct("transpose", "dst", dst, "src", src);
         sameDtype("transpose", "dst", dst, "src", src);
         fits("transpose", "dst", dst, src.validCols(), src.validRows());
-        distinct("transpose", "dst", dst, "src", src);
     }
 
     public static void compare(Fn.Compare fn, Tile dst, Tile a, Tile b) {
