@@ -1,4 +1,6 @@
 /** Golden runner, comparators, .npy I/O, input generators, the program registry and the models. */
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
+
+    exports dev.jpto.lib.bench;
 }
