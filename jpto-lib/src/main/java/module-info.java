@@ -1,6 +1,7 @@
 /** Golden runner, comparators, .npy I/O, input generators, the program registry and the models. */
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
+    requires java.management;
 
     exports dev.jpto.lib.bench;
 }
