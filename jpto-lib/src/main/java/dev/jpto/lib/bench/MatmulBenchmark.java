@@ -77,7 +77,12 @@ public final class MatmulBenchmark {
         }
     }
 
-    public record Result(Options options, Timing vector, Timing scalar, boolean agree, CpuPeak peak) {
+    /**
+     * @param fmaProbeGflops the fp32 FMA throughput measured on registers ({@link FmaProbe}): the ceiling at
+     *                       the clock the core really runs
+     */
+    public record Result(Options options, Timing vector, Timing scalar, boolean agree, CpuPeak peak,
+                         double fmaProbeGflops) {
         public double ratio() {
             return vector.gflops() / scalar.gflops();
         }
@@ -110,6 +115,10 @@ public final class MatmulBenchmark {
             out.add("  peak    " + peak.derivation() + " (" + peak.model() + ")");
             out.add(String.format(Locale.ROOT, "  vector  %.1f %% of the single-core FP32 FMA peak (by CPU time; %.1f %% by wall"
                     + " clock)", percentOfPeak(), 100.0 * vector.wallGflops() / peak.gflops()));
+            out.add(String.format(Locale.ROOT, "  probe   %.1f GFLOP/s measured by a register-only FMA loop (= %.2f GHz x %d"
+                    + " units x %d lanes x 2: the clock really running, turbo included); vector = %.1f %% of it",
+                    fmaProbeGflops, fmaProbeGflops / (peak.fmaUnits() * peak.lanes() * 2.0), peak.fmaUnits(),
+                    peak.lanes(), 100.0 * vector.gflops() / fmaProbeGflops));
             return out;
         }
     }
@@ -126,7 +135,8 @@ public final class MatmulBenchmark {
             Timing vt = time("vector", vector, vector.cTiles(), o.warmups(), o.runs(), o.size() / o.tile());
             Timing st = time("scalar", scalar, o.scalarCTiles(), Math.min(o.warmups(), 1), o.runs(), o.size() / o.tile());
             boolean agree = sameTiles(cv, cs, o.scalarCTiles(), o.size(), o.tile());
-            return new Result(o, vt, st, agree, o.peak());
+            double probe = FmaProbe.gflops(2_000_000, 5);
+            return new Result(o, vt, st, agree, o.peak(), probe);
         }
     }
 
