@@ -70,9 +70,11 @@ public final class VectorEngine implements TileEngine {
         long base = Moves.baseElement(src, offsets);
         long rowsAvailable = src.shape(rank - 2) - offsets[rank - 2];
         int size = src.dtype().byteSize();
+        for (int r = 0; r < index.validRows(); r++) { // every row number first: nothing is written on error
+            OpChecks.rowIndex("load_rows", r, index.getLong(r, 0), rowsAvailable);
+        }
         for (int r = 0; r < index.validRows(); r++) {
             long row = index.getLong(r, 0);
-            OpChecks.rowIndex("load_rows", r, row, rowsAvailable);
             MemorySegment.copy(src.buffer(), (base + row * src.stride(rank - 2)) * size, dst.data(),
                     dst.byteOffset(r, 0), (long) validCols * size);
         }
@@ -378,10 +380,11 @@ public final class VectorEngine implements TileEngine {
     @Override
     public void gatherRows(Tile dst, Tile src, Tile index) {
         OpChecks.gatherRows(dst, src, index);
+        for (int r = 0; r < index.validRows(); r++) { // every row number first: nothing is written on error
+            OpChecks.rowIndex("gather_rows", r, index.getLong(r, 0), src.validRows());
+        }
         for (int r = 0; r < index.validRows(); r++) {
-            long row = index.getLong(r, 0);
-            OpChecks.rowIndex("gather_rows", r, row, src.validRows());
-            Moves.copyRow(src, (int) row, dst, r, src.validCols());
+            Moves.copyRow(src, (int) index.getLong(r, 0), dst, r, src.validCols());
         }
         dst.setValid(index.validRows(), src.validCols());
     }
