@@ -38,9 +38,11 @@ public final class ScalarEngine implements TileEngine {
         int rank = src.rank();
         long base = baseElement(src, offsets);
         long rowsAvailable = src.shape(rank - 2) - offsets[rank - 2];
+        for (int r = 0; r < index.validRows(); r++) { // every row number first: nothing is written on error
+            OpChecks.rowIndex("load_rows", r, index.getLong(r, 0), rowsAvailable);
+        }
         for (int r = 0; r < index.validRows(); r++) {
             long row = index.getLong(r, 0);
-            OpChecks.rowIndex("load_rows", r, row, rowsAvailable);
             for (int c = 0; c < validCols; c++) {
                 long e = base + row * src.stride(rank - 2) + c * src.stride(rank - 1);
                 Elementwise.convert(src.dtype(), src.buffer(), e * src.dtype().byteSize(), dst.dtype(), dst.data(),
@@ -372,9 +374,11 @@ public final class ScalarEngine implements TileEngine {
     @Override
     public void gatherRows(Tile dst, Tile src, Tile index) {
         OpChecks.gatherRows(dst, src, index);
+        for (int r = 0; r < index.validRows(); r++) { // every row number first: nothing is written on error
+            OpChecks.rowIndex("gather_rows", r, index.getLong(r, 0), src.validRows());
+        }
         for (int r = 0; r < index.validRows(); r++) {
             long row = index.getLong(r, 0);
-            OpChecks.rowIndex("gather_rows", r, row, src.validRows());
             for (int c = 0; c < src.validCols(); c++) {
                 copyElement(dst, r, c, src, (int) row, c);
             }

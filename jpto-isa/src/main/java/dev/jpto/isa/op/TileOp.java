@@ -35,6 +35,13 @@ import java.util.List;
  * saturates; anything → bool is "non-zero" (NaN → 0).
  * <li><b>Tensor regions</b>: the last two tensor dimensions are rows and columns (a rank-1 tensor is one
  * row); there is one offset per tensor dimension and the region must lie inside the tensor.
+ * <li><b>Dtypes accepted</b>: load, load_rows, store, fill, copy, cast, transpose, select and gather_rows take
+ * any dtype; elementwise, broadcast, reduce, cumsum, compare, top-k and iota any numeric dtype (not bool);
+ * the transcendental unary functions float only; matmul fp32/bf16/fp16 (C fp32) or int8 (C int32);
+ * quantize float → int8 with an fp32 scale; dequantize int8 × fp32 → float. Index tiles are int32, masks bool.
+ * <li><b>Errors</b>: a broken rule (dtype, region, capacity, aliasing, an index outside its range) throws
+ * {@link IllegalArgumentException} naming the op, the operand, what was expected and what was given; the
+ * operands are checked before anything is written.
  * </ul>
  */
 public sealed interface TileOp {

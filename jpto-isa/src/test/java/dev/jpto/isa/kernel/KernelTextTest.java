@@ -122,6 +122,12 @@ class KernelTextTest {
         parseError(head + "  exp t, t\n", "6:3: expected an indentation of 0 spaces, got 2");
         parseError(head + "loop i from 0 to n step 1:\n\texp t, t\n", "7:1: indent with spaces, not tabs");
         parseError(head + "exp t, t\ntile u: fp32[2x2]\n", "7:1: declarations must come before the first op");
+        StringBuilder deep = new StringBuilder(head);
+        for (int d = 0; d <= KernelParser.MAX_LOOP_DEPTH; d++) {
+            deep.append("  ".repeat(d)).append("loop i from 0 to n step 1:\n");
+        }
+        parseError(deep.toString(), (6 + KernelParser.MAX_LOOP_DEPTH) + ":" + (2 * KernelParser.MAX_LOOP_DEPTH + 1)
+                + ": loops nest deeper than 64 levels");
     }
 
     @Test

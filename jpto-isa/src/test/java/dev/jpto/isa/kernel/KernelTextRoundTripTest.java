@@ -19,7 +19,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /** Round trips of the kernel text format over random kernels using every op record. */
-class KernelTextProperties {
+class KernelTextRoundTripTest {
 
     @Provide
     Arbitrary<Kernel> kernels() {
