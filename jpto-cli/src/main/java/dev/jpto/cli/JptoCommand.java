@@ -27,6 +27,11 @@ public final class JptoCommand implements Runnable {
     PrintStream out = System.out;
     PrintStream err = System.err;
 
+    /** The command line on System.out/err (picocli's own writers may be replaced with setOut/setErr). */
+    static CommandLine commandLine() {
+        return commandLine(System.out, System.err);
+    }
+
     static CommandLine commandLine(PrintStream out, PrintStream err) {
         JptoCommand top = new JptoCommand();
         top.out = out;
