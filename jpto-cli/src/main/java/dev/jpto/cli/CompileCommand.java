@@ -33,7 +33,7 @@ final class CompileCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("compile", top.err, verbose, () -> {
-            ProgramSpec spec = program.spec();
+            ProgramSpec spec = program.spec(top.registry);
             long start = System.nanoTime();
             Compiler.compile(spec.program(), workDir, CompileOptions.defaults().withDumpIr(dumpIr));
             top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s, %d kernel(s) → %s",

@@ -2,11 +2,11 @@ package dev.jpto.cli;
 
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.Runner;
+import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.lib.runner.TensorFiles;
-import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.runtime.RunReport;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.jpto.cli;
 
+import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.ProgramRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -26,16 +28,19 @@ public final class JptoCommand implements Runnable {
     /** Where commands write their log and their errors (System.out/err, or a test's buffers). */
     PrintStream out = System.out;
     PrintStream err = System.err;
+    /** The programs {@code list}, {@code run} and {@code compile} know. */
+    ProgramRegistry registry = Programs.registry();
 
     /** The command line on System.out/err (picocli's own writers may be replaced with setOut/setErr). */
     static CommandLine commandLine() {
-        return commandLine(System.out, System.err);
+        return commandLine(System.out, System.err, Programs.registry());
     }
 
-    static CommandLine commandLine(PrintStream out, PrintStream err) {
+    static CommandLine commandLine(PrintStream out, PrintStream err, ProgramRegistry registry) {
         JptoCommand top = new JptoCommand();
         top.out = out;
         top.err = err;
+        top.registry = registry;
         CommandLine cl = new CommandLine(top);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));

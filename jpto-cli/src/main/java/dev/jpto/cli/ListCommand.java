@@ -1,6 +1,5 @@
 package dev.jpto.cli;
 
-import dev.jpto.lib.Programs;
 import dev.jpto.lib.registry.ProgramDef;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -16,7 +15,7 @@ final class ListCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        List<ProgramDef> all = Programs.registry().all();
+        List<ProgramDef> all = top.registry.all();
         int nameWidth = all.stream().mapToInt(p -> p.name().length()).max().orElse(0);
         int presetWidth = all.stream().mapToInt(p -> presets(p).length()).max().orElse(0);
         for (ProgramDef p : all) {

@@ -1,5 +1,6 @@
 package dev.jpto.cli;
 
+import dev.jpto.lib.Programs;
 import java.io.PrintStream;
 
 /** Entry point of the {@code jpto} command: maps every outcome to the exit codes of DESIGN.md. */
@@ -18,6 +19,6 @@ public final class Main {
 
     /** Runs the command line with its log on {@code out} and its errors on {@code err}; returns the exit code. */
     public static int run(PrintStream out, PrintStream err, String... args) {
-        return JptoCommand.commandLine(out, err).execute(args);
+        return JptoCommand.commandLine(out, err, Programs.registry()).execute(args);
     }
 }

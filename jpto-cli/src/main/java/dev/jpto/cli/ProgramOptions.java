@@ -1,7 +1,7 @@
 package dev.jpto.cli;
 
-import dev.jpto.lib.Programs;
 import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.ProgramRegistry;
 import dev.jpto.lib.registry.ProgramSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -15,8 +15,8 @@ final class ProgramOptions {
     String preset;
 
     /** The program at the chosen preset; an unknown name lists the valid ones. */
-    ProgramSpec spec() {
-        ProgramDef def = Programs.registry().get(program);
+    ProgramSpec spec(ProgramRegistry registry) {
+        ProgramDef def = registry.get(program);
         if (preset != null && !def.presets().contains(preset)) {
             throw new UsageException("--preset " + preset + " is not a preset of " + def.name() + "; valid presets: "
                     + String.join(", ", def.presets()));

@@ -51,7 +51,7 @@ final class RunCommand implements Callable<Integer> {
             if (saveTensors && outputDir == null) {
                 throw new UsageException("--save-tensors writes files: give --output-dir DIR");
             }
-            ProgramSpec spec = program.spec();
+            ProgramSpec spec = program.spec(top.registry);
             RunSpec run = RunSpec.defaults(top.out).withPlatform(chip.platform, chip.device).withSeed(seed)
                     .withBench(benchRounds, progress());
             if (outputDir != null) {
