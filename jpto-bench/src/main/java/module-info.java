@@ -3,6 +3,7 @@ module dev.jpto.bench {
     requires dev.jpto.cli;
     requires dev.jpto.lib;
     requires dev.jpto.isa;
+    requires dev.jpto.runtime;
     requires jmh.core;
 
     // JMH instantiates the benchmarks and the classes it generates reflectively. Opened, not exported:

@@ -1,5 +1,6 @@
 package dev.jpto.compiler;
 
+import dev.jpto.compiler.exec.EngineInvoker;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.run.RunConfig;
@@ -14,6 +15,7 @@ import java.util.Optional;
 public final class CompiledProgram {
     private final Program program;
     private final Path workDir;
+    private final EngineInvoker kernels = EngineInvoker.best();
 
     CompiledProgram(Program program, Path workDir) {
         this.program = program;
@@ -47,6 +49,11 @@ public final class CompiledProgram {
 
     public List<TensorDecl> outputs() {
         return program.outputs();
+    }
+
+    /** Runs this program's kernels (per worker thread, on the fastest engine available). */
+    EngineInvoker kernels() {
+        return kernels;
     }
 
     /** Runs once with {@link RunConfig#defaults()}. */

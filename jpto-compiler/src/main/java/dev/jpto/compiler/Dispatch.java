@@ -1,6 +1,5 @@
 package dev.jpto.compiler;
 
-import dev.jpto.compiler.exec.EngineInvoker;
 import dev.jpto.compiler.exec.ProgramInterpreter;
 import dev.jpto.compiler.run.CallConfigs;
 import dev.jpto.compiler.run.OsEnv;
@@ -17,8 +16,6 @@ import java.util.Map;
  * how often they call {@link #run}.
  */
 final class Dispatch {
-    private static final EngineInvoker KERNELS = EngineInvoker.best();
-
     private Dispatch() {
     }
 
@@ -34,7 +31,7 @@ final class Dispatch {
 
     static RunReport run(Chip chip, CompiledProgram program, Map<String, Tensor> args, CallConfig call) {
         Map<String, Tensor> bound = ProgramArgs.bind(program.program(), args);
-        return chip.run(new ProgramInterpreter(program.program(), bound, KERNELS), call);
+        return chip.run(new ProgramInterpreter(program.program(), bound, program.kernels()), call);
     }
 
     /** Opens the chip, runs once, closes it. */

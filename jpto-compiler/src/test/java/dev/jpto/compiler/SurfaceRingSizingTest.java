@@ -196,4 +196,18 @@ class SurfaceRingSizingTest {
                             + "platform=a2a3sim device_id=1");
         }
     }
+
+    @Test
+    void aChipWorkerRunsWithTheConfigItWasOpenedWith() throws IOException {
+        Path prefix = tmp.resolve("worker-dfx");
+        RunConfig opened = RunConfig.fromMap(Map.of("ring_heap", "2MiB", "enable_scope_stats", "true",
+                "output_prefix", prefix.toString(), "os_env", "SIMPLER_SCHEDULER_TIMEOUT_MS=20000"));
+        Program p = TestPrograms.vectorAdd(128);
+        try (ChipWorker w = ChipWorker.open(opened); Arena arena = Arena.ofShared()) {
+            RunReport rep = w.run(Compiler.compileInMemory(p), args(arena, p));
+            assertThat(longs(scopeStatsHeader(rep, prefix).get("heap"))).containsOnly(2L << 20);
+            assertThatThrownBy(() -> w.run(Compiler.compileInMemory(p), args(arena, p), RunConfig.defaults()))
+                    .hasMessageContaining("this worker's chip was opened with options");
+        }
+    }
 }

@@ -46,7 +46,7 @@ class WorkDirTest {
     @Test
     void roundTripRunsLikeTheInMemoryProgram() {
         for (var program : new dev.jpto.compiler.ir.Program[] {TestPrograms.vectorAdd(128),
-                TestPrograms.matmul(128, 128, 64), TestPrograms.rowSoftmax(128, 64)}) {
+                TestPrograms.matmul(128, 128, 64), TestPrograms.rowSoftmax(128, 64), TestPrograms.prefixBlocks(0.25)}) {
             Path dir = tmp.resolve("rt-" + program.name());
             Compiler.compile(program, dir);
             CompiledProgram loaded = CompiledProgram.load(dir);

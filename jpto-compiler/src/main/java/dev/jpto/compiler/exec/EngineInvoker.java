@@ -9,21 +9,40 @@ import dev.jpto.runtime.TaskContext;
 
 /**
  * Runs kernels on the tile engines, one {@link KernelExecutor} per worker thread (an executor keeps a kernel's
- * tiles, like a core's on-chip buffers, and is single-threaded). The engine is the Vector API engine when the
+ * tiles, like a core's on-chip buffers, and is single-threaded); argument arrays are reused, so a task
+ * allocates nothing here. One invoker belongs to one compiled program, so the tiles it keeps live as long as
+ * the program does. The engine is the Vector API engine when the
  * ISA build has it ({@code dev.jpto.isa.engine.VectorEngine}), else the scalar reference engine.
  */
 public final class EngineInvoker implements KernelInvoker {
     private static final String VECTOR_ENGINE = "dev.jpto.isa.engine.VectorEngine";
 
-    private final ThreadLocal<KernelExecutor> executors;
+    /** What one worker thread keeps: its executor and argument arrays reused for every task. */
+    private static final class Worker {
+        final KernelExecutor executor;
+        final Tensor[][] tensors = new Tensor[MAX_PARAMS + 1][];
+        final double[][] scalars = new double[MAX_PARAMS + 1][];
+
+        Worker(TileEngine engine) {
+            executor = new KernelExecutor(engine);
+            for (int n = 0; n <= MAX_PARAMS; n++) {
+                tensors[n] = new Tensor[n];
+                scalars[n] = new double[n];
+            }
+        }
+    }
+
+    private static final int MAX_PARAMS = 32;
+
+    private final ThreadLocal<Worker> workers;
     private final String engineName;
 
     private EngineInvoker(boolean preferVector) {
         TileEngine probe = preferVector ? vectorEngine() : null;
         this.engineName = probe != null ? "vector" : "scalar";
-        this.executors = ThreadLocal.withInitial(() -> {
+        this.workers = ThreadLocal.withInitial(() -> {
             TileEngine e = preferVector ? vectorEngine() : null;
-            return new KernelExecutor(e != null ? e : new ScalarEngine());
+            return new Worker(e != null ? e : new ScalarEngine());
         });
     }
 
@@ -46,15 +65,20 @@ public final class EngineInvoker implements KernelInvoker {
     public void invoke(Kernel kernel, TaskContext task) {
         int nt = kernel.tensors().size();
         int ns = kernel.scalarParamCount();
-        Tensor[] tensors = new Tensor[nt];
+        Worker w = workers.get();
+        Tensor[] tensors = nt <= MAX_PARAMS ? w.tensors[nt] : new Tensor[nt];
+        double[] scalars = ns <= MAX_PARAMS ? w.scalars[ns] : new double[ns];
         for (int i = 0; i < nt; i++) {
             tensors[i] = task.tensor(i);
         }
-        double[] scalars = new double[ns];
         for (int j = 0; j < ns; j++) {
             scalars[j] = task.scalar(nt + j);
         }
-        executors.get().execute(kernel, tensors, scalars);
+        try {
+            w.executor.execute(kernel, tensors, scalars);
+        } finally {
+            java.util.Arrays.fill(tensors, null);
+        }
     }
 
     private static TileEngine vectorEngine() {

@@ -27,6 +27,16 @@ class RunConfigTest {
     }
 
     @Test
+    void helpHasOneDescribedLinePerKey() {
+        List<String> help = RunConfigKeys.help();
+        assertThat(help).hasSameSizeAs(RunConfigKeys.keys());
+        assertThat(help.get(0)).startsWith("platform").contains("a2a3sim").contains("chip platform");
+        assertThat(help).anySatisfy(l -> assertThat(l).startsWith("ring_heap").contains("(unset)")
+                .contains("heap bytes per ring"));
+        assertThat(help).anySatisfy(l -> assertThat(l).startsWith("os_env").contains("not ring sizing"));
+    }
+
+    @Test
     void defaultsAreThoseOfTheSpec() {
         RunConfig d = RunConfig.defaults();
         assertThat(d.platform()).isEqualTo(Platform.A2A3SIM);
@@ -101,6 +111,8 @@ class RunConfigTest {
                 .hasMessageContaining("output_prefix is required when a diagnostic flag is on");
         assertThatThrownBy(() -> RunConfig.fromMap(Map.of("device_id", "-1")))
                 .hasMessage("device_id must be >= 0: device_id=-1 (try 0)");
+        assertThatThrownBy(() -> RunConfig.fromMap(Map.of("os_env", "PTO2_RING_HEAP=1073741824")))
+                .hasMessageContaining("os_env PTO2_RING_HEAP is retired");
         assertThatThrownBy(() -> RunConfig.defaults().withOsEnv(Map.of("A-B", "1")))
                 .hasMessageContaining("os_env names must be environment variable names");
     }
