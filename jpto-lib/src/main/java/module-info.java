@@ -2,6 +2,7 @@
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
     requires java.management;
+    requires jdk.management;
     requires jdk.incubator.vector;
 
     exports dev.jpto.lib;

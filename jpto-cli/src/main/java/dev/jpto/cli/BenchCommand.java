@@ -25,7 +25,7 @@ public final class BenchCommand implements Runnable {
     /** {@code jpto bench matmul}: GFLOP/s of the Vector API engine and the scalar reference, and the peak. */
     @Command(name = "matmul", mixinStandardHelpOptions = true,
             description = "Tiled matmul C = A·B (square, fp32 C): Vector API engine vs the scalar reference engine,"
-                    + " GFLOP/s, ratio, and % of this core's FP32 FMA peak.")
+                    + " GFLOP/s, ratio, and %% of this core's FP32 FMA peak.")
     static final class Matmul implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;

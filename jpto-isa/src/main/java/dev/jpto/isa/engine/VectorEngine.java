@@ -31,7 +31,9 @@ import jdk.incubator.vector.FloatVector;
  * <li>exp, log, tanh, sigmoid, silu, gelu: at most 1 ulp of the tile's dtype (the vector math library is
  * within 1 ulp in double, rounded once to fp32, then to bf16/fp16 when the tile is narrower);
  * <li>float sum along rows and over the whole tile (16 partial sums, then a tree): reassociation, bounded by
- * {@code |vector − scalar| ≤ 2·(n+16)·2⁻²⁴·Σ|x|} plus 1 ulp of the tile's dtype, n = number of terms.
+ * {@code |vector − scalar| ≤ 2·(n+16)·2⁻²⁴·Σ|x|} (n = number of terms; twice the textbook bound for two
+ * summation orders), or 1 ulp of a bf16/fp16 tile where the final rounding to it dominates; with a NaN or
+ * infinite term both give the same non-finite result.
  * </ul>
  * Ops that gain nothing from vectors (top-k, cum-sum, transpose, quantize/dequantize, iota, int64 and
  * converting or column-strided loads/stores) run the reference engine's code.

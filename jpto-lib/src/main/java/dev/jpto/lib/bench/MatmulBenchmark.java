@@ -65,7 +65,12 @@ public final class MatmulBenchmark {
      * core, so on a busy machine it still measures what one core does; on an idle one the two agree.
      */
     public record Timing(String engine, int cTiles, long matmulCalls, long flops, double bestSeconds, double medianSeconds,
-                         double bestCpuSeconds) {
+                         double bestCpuSeconds, long allocatedBytes) {
+        /** Heap bytes the benchmark thread allocated per matmul call in a timed run (loads and stores included). */
+        public double bytesPerCall() {
+            return (double) allocatedBytes / matmulCalls;
+        }
+
         /** GFLOP/s of the best run by CPU time of the thread. */
         public double gflops() {
             return flops / bestCpuSeconds / 1e9;
@@ -110,6 +115,8 @@ public final class MatmulBenchmark {
                     vector.cTiles(), scalar.matmulCalls(), scalar.flops() / 1e6, o.runs(), scalar.bestCpuSeconds() * 1e3,
                     scalar.bestSeconds() * 1e3, scalar.wallGflops()));
             out.add(String.format(Locale.ROOT, "  ratio   %8.0fx     vector / scalar GFLOP/s", ratio()));
+            out.add(String.format(Locale.ROOT, "  alloc   %.1f bytes per matmul call on the vector path (loads and stores"
+                    + " included; packing buffers are reused)", vector.bytesPerCall()));
             out.add("  check   " + (agree ? "the C tiles both engines computed are bit-identical"
                     : "MISMATCH: the engines' C tiles differ"));
             out.add("  peak    " + peak.derivation() + " (" + peak.model() + ")");
@@ -145,8 +152,11 @@ public final class MatmulBenchmark {
             m.run(cTiles);
         }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        com.sun.management.ThreadMXBean heap = (com.sun.management.ThreadMXBean) threads;
+        long tid = Thread.currentThread().threadId();
         double[] seconds = new double[runs];
         double bestCpu = Double.MAX_VALUE;
+        long allocated0 = heap.getThreadAllocatedBytes(tid);
         for (int i = 0; i < runs; i++) {
             long c0 = threads.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
@@ -154,8 +164,10 @@ public final class MatmulBenchmark {
             seconds[i] = (System.nanoTime() - t0) / 1e9;
             bestCpu = Math.min(bestCpu, (threads.getCurrentThreadCpuTime() - c0) / 1e9);
         }
+        long allocated = heap.getThreadAllocatedBytes(tid) - allocated0;
         Arrays.sort(seconds);
-        return new Timing(name, cTiles, (long) cTiles * kTiles, m.flops(cTiles), seconds[0], seconds[runs / 2], bestCpu);
+        return new Timing(name, cTiles, (long) cTiles * kTiles, m.flops(cTiles), seconds[0], seconds[runs / 2], bestCpu,
+                allocated / runs);
     }
 
     private static Tensor random(Arena arena, DType dtype, int size, Random rnd) {
