@@ -1,5 +1,6 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.run.RunConfigKeys;
 import dev.jpto.lib.Programs;
 import dev.jpto.lib.registry.ProgramRegistry;
 import java.io.IOException;
@@ -44,6 +45,11 @@ public final class JptoCommand implements Runnable {
         CommandLine cl = new CommandLine(top);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
+        for (String name : new String[] {"run", "exec"}) {
+            // the key list comes from RunConfig's components, never from a list kept here
+            cl.getSubcommands().get(name).getCommandSpec().usageMessage().footer("",
+                    "--runtime-cfg keys (RunConfig's fields): " + String.join(", ", RunConfigKeys.keys()));
+        }
         cl.setParameterExceptionHandler((ex, args) -> {
             CommandLine sub = ex.getCommandLine();
             sub.getErr().println("jpto: " + ex.getMessage());

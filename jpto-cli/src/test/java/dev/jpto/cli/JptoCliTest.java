@@ -82,9 +82,10 @@ class JptoCliTest {
     @Test
     void runHelpListsTheContractOptions() {
         jpto("run", "--help");
-        assertThat(out()).contains("-p, --platform", "-d, --device", "--preset", "--seed", "--bench", "--output-dir",
+        assertThat(out().replaceAll("\\s+", " ")).contains("-p, --platform", "-d, --device", "--preset", "--seed", "--bench", "--output-dir",
                 "--save-tensors", "--runtime-cfg", "--enable-scope-stats", "--enable-chip-swimlane",
-                "--enable-dep-gen", "--dump-args", "--verbose");
+                "--enable-dep-gen", "--dump-args", "--verbose",
+                "--runtime-cfg keys (RunConfig's fields): " + String.join(", ", RunConfigKeys.keys()));
     }
 
     @Test
