@@ -91,8 +91,22 @@ class JptoCliTest {
     @Test
     void anUnknownFlagIsAUsageErrorNamingIt() {
         assertThat(jpto("run", "basic.matmul", "--bogus")).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("Unknown option: '--bogus'").contains("jpto run --help");
+        assertThat(err().strip()).isEqualTo("jpto run: Unknown option: '--bogus'; see 'jpto run --help'");
         assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void anUnknownCommandListsTheCommands() {
+        assertThat(jpto("frob")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err().strip()).isEqualTo("jpto: unknown command 'frob'; commands: help, list, run, compile, exec, "
+                + "bench; see 'jpto --help'");
+    }
+
+    @Test
+    void aNonNumericValueNamesTheFlag() {
+        assertThat(jpto("run", "basic.matmul", "--bench", "x")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err().strip()).isEqualTo("jpto run: Invalid value for option '--bench': 'x' is not an int; "
+                + "see 'jpto run --help'");
     }
 
     @Test
