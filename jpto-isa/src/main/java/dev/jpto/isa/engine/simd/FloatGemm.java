@@ -12,8 +12,8 @@ import jdk.incubator.vector.VectorSpecies;
  * fp32-accumulating tile matmul {@code C (+)= A·B} / {@code A·Bᵀ} for fp32, bf16 and fp16 inputs.
  *
  * <p>Blocking (BLIS style, sized for one core): K runs in chunks of {@link #KC}; for each chunk, B is widened
- * to fp32 and packed into column panels of {@link #NR} = 32 (two 512-bit vectors; zero-padded), and an
- * {@link #MR}×{@link #NR} = 8×32 register block of C (16 accumulators) is computed by broadcasting one A
+ * to fp32 and packed into column panels of {@link #NR} = two vectors (32 fp32 with AVX-512; zero-padded), and
+ * an {@link #MR}×{@link #NR} (8×32 with AVX-512) register block of C (16 accumulators) is computed by broadcasting one A
  * element per row and doing two FMAs with the packed B row. A is widened once per call into a heap array,
  * 8-row blocks k-major (rows padded with zeros): C2 hoists the bounds checks of array reads out of the k
  * loop, which it does not do for scalar reads of a memory segment (measured: ~137 vs ~90 GFLOP/s).
@@ -156,7 +156,7 @@ public final class FloatGemm {
     }
 
     /**
-     * Starts an 8×32 block's sums from C (when {@code add}) or zero. The block reads and writes them through
+     * Starts an 8×NR block's sums from C (when {@code add}) or zero. The block reads and writes them through
      * {@link #blockC} rather than C itself: with memory-segment access inlined into {@link #block}, C2 hits
      * its node-count inlining cutoff and boxes the accumulators, which costs about a fifth of the throughput.
      */
