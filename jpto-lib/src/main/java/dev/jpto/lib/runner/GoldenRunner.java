@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -163,7 +164,7 @@ public final class GoldenRunner {
     }
 
     /** Runs a chip dispatch; a failure ends the log with {@code [RUN] FAIL runtime error …} and is rethrown. */
-    private static <T> T onChip(StageLog log, java.util.function.Supplier<T> dispatch) {
+    private static <T> T onChip(StageLog log, Supplier<T> dispatch) {
         try {
             return dispatch.get();
         } catch (ChipRuntimeException e) {
