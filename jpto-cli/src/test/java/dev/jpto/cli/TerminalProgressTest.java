@@ -21,4 +21,17 @@ class TerminalProgressTest {
         p.end();
         assertThat(buf.toString(StandardCharsets.UTF_8)).endsWith("\r").doesNotContain("\n");
     }
+
+    @Test
+    void showsTheRunningStageUntilItIsCleared() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        TerminalProgress p = new TerminalProgress(new PrintStream(buf, true, StandardCharsets.UTF_8));
+        p.stage("compute golden");
+        assertThat(buf.toString(StandardCharsets.UTF_8)).isEqualTo("\r[RUN] compute golden …");
+        p.end();
+        String all = buf.toString(StandardCharsets.UTF_8);
+        assertThat(all).endsWith("\r").matches("(?s)\r\\[RUN\\] compute golden …\r +\r");
+        p.end();
+        assertThat(buf.toString(StandardCharsets.UTF_8)).isEqualTo(all);
+    }
 }

@@ -55,7 +55,7 @@ public final class GoldenRunner {
      */
     public static RunResult runJit(ProgramSpec program, RunSpec spec, Map<String, String> runtimeCfg) {
         RunConfig config = RuntimeCfg.resolve(program.runtimeCfg(), runtimeCfg, spec.platform(), spec.deviceId());
-        StageLog log = new StageLog(spec.out());
+        StageLog log = new StageLog(spec.out(), spec.progress());
         Map<String, String> cfgShown = new TreeMap<>(program.runtimeCfg());
         cfgShown.putAll(runtimeCfg);
         log.line("[RUN] " + program.programName() + " preset=" + program.preset() + " seed=" + spec.seed()
@@ -74,12 +74,12 @@ public final class GoldenRunner {
 
     private static RunResult stages(ProgramSpec program, RunSpec spec, RunConfig config, StageLog log, Path workDir,
                                     Arena arena) {
-        long s = System.nanoTime();
+        long s = log.begin("compile");
         Compiler.compile(program.program(), workDir);
         CompiledProgram compiled = CompiledProgram.load(workDir);
         log.done("compile", s, program.program().kernels().size() + " kernel(s), work dir " + workDir);
 
-        s = System.nanoTime();
+        s = log.begin("generate inputs");
         Map<String, Tensor> inputs = new LinkedHashMap<>();
         long inputBytes = 0;
         for (InputSpec in : program.inputs()) {
@@ -101,7 +101,7 @@ public final class GoldenRunner {
             }
         }
 
-        s = System.nanoTime();
+        s = log.begin("compute golden");
         Map<String, Tensor> golden = outputs(program.outputs(), initial, arena);
         program.golden().compute(Map.copyOf(inputs), golden);
         log.done("compute golden", s, "");
@@ -116,7 +116,7 @@ public final class GoldenRunner {
         Map<String, Tensor> actual = outputs(program.outputs(), initial, arena);
         Map<String, Tensor> args = new LinkedHashMap<>(inputs);
         args.putAll(actual);
-        s = System.nanoTime();
+        s = log.begin("runtime");
         RunReport report = onChip(log, () -> compiled.run(args, config));
         log.done("runtime", s, report.tasksExecuted() + " tasks, chip " + micros(report.elapsedNanos())
                 + ", heap high-water " + heapHighWater(report));
@@ -124,7 +124,7 @@ public final class GoldenRunner {
 
         Optional<BenchmarkResult> bench = Optional.empty();
         if (spec.benchRounds() > 0) {
-            s = System.nanoTime();
+            s = log.begin("benchmark");
             // copies, so the benchmark's writes cannot touch the outputs that are validated below
             Map<String, Tensor> benchArgs = new LinkedHashMap<>(inputs);
             benchArgs.putAll(outputs(program.outputs(), initial, arena));
@@ -135,7 +135,7 @@ public final class GoldenRunner {
             bench = Optional.of(b);
         }
 
-        s = System.nanoTime();
+        s = log.begin("validate");
         CompareContext context = new CompareContext(actual, golden, inputs);
         List<OutputCheck> checks = new ArrayList<>();
         for (Map.Entry<String, GoldenComparator> e : program.comparatorsInOrder().entrySet()) {
