@@ -42,7 +42,7 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--warmups", defaultValue = "5", description = "untimed runs first (default ${DEFAULT-VALUE})")
         int warmups;
 
-        @Option(names = "--runs", defaultValue = "10", description = "timed runs; the best is reported (default ${DEFAULT-VALUE})")
+        @Option(names = "--runs", defaultValue = "20", description = "timed runs; the best is reported (default ${DEFAULT-VALUE})")
         int runs;
 
         @Option(names = "--scalar-tiles", defaultValue = "1",

@@ -39,7 +39,8 @@ import jdk.incubator.vector.FloatVector;
  * Ops that gain nothing from vectors (top-k, cum-sum, transpose, quantize/dequantize, iota, int64 and
  * converting or column-strided loads/stores) run the reference engine's code.
  *
- * <p>Thread-safe: scratch buffers (row buffers, matmul packing) are per thread and reused across calls.
+ * <p>Thread-safe: scratch buffers (row buffers, matmul packing) are per thread and reused across calls, so run
+ * it on long-lived worker threads (a fresh thread per task, virtual or not, would allocate them per task).
  */
 public final class VectorEngine implements TileEngine {
     private static final ScalarEngine REFERENCE = new ScalarEngine();

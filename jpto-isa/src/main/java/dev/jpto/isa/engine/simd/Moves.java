@@ -58,7 +58,7 @@ public final class Moves {
     }
 
     /**
-     * Fills the valid region with one element pattern: element (0, 0) is written by {@code first}, then row 0
+     * Fills the valid region with the pattern the caller wrote at element (0, 0): row 0
      * is doubled up by bulk copies and the other rows copy row 0.
      */
     public static void fillFromFirst(Tile dst) {
