@@ -20,6 +20,33 @@ public final class OpChecks {
     private OpChecks() {
     }
 
+    // Op names are built once: the checks run on every engine call and must not allocate when they pass.
+    private static final String[] BINARY_NAMES = names(Fn.Binary.values(), "", "");
+    private static final String[] UNARY_NAMES = names(Fn.Unary.values(), "", "");
+    private static final String[] BINARY_SCALAR_NAMES = names(Fn.Binary.values(), "", "s");
+    private static final String[] ROW_BROADCAST_NAMES = names(Fn.Binary.values(), "", "_rb");
+    private static final String[] COL_BROADCAST_NAMES = names(Fn.Binary.values(), "", "_cb");
+    private static final String[] COMPARE_NAMES = names(Fn.Compare.values(), "cmp_", "");
+    private static final String[] COMPARE_SCALAR_NAMES = names(Fn.Compare.values(), "cmp_", "s");
+    private static final String[][] REDUCE_NAMES = reduceNames();
+
+    private static String[] names(Enum<?>[] fns, String prefix, String suffix) {
+        String[] out = new String[fns.length];
+        for (Enum<?> fn : fns) {
+            out[fn.ordinal()] = prefix + name(fn) + suffix;
+        }
+        return out;
+    }
+
+    private static String[][] reduceNames() {
+        Fn.Axis[] axes = Fn.Axis.values();
+        String[][] out = new String[Fn.Reduce.values().length][];
+        for (Fn.Reduce fn : Fn.Reduce.values()) {
+            out[fn.ordinal()] = names(axes, name(fn) + "_", "");
+        }
+        return out;
+    }
+
     // ---- data movement ----
 
     public static void load(Tile dst, Tensor src, long[] offsets, int validRows, int validCols) {
@@ -100,7 +127,7 @@ public final class OpChecks {
     // ---- elementwise ----
 
     public static void binary(Fn.Binary fn, Tile dst, Tile a, Tile b) {
-        String op = name(fn);
+        String op = BINARY_NAMES[fn.ordinal()];
         numeric(op, "a", a);
         sameDtypeAndRegion(op, "b", b, "a", a);
         sameDtype(op, "dst", dst, "a", a);
@@ -108,14 +135,14 @@ public final class OpChecks {
     }
 
     public static void binaryScalar(Fn.Binary fn, Tile dst, Tile a) {
-        String op = name(fn) + "s";
+        String op = BINARY_SCALAR_NAMES[fn.ordinal()];
         numeric(op, "a", a);
         sameDtype(op, "dst", dst, "a", a);
         fits(op, "dst", dst, a.validRows(), a.validCols());
     }
 
     public static void unary(Fn.Unary fn, Tile dst, Tile src) {
-        String op = name(fn);
+        String op = UNARY_NAMES[fn.ordinal()];
         boolean intOk = fn == Fn.Unary.NEG || fn == Fn.Unary.ABS || fn == Fn.Unary.RELU;
         if (intOk) {
             numeric(op, "src", src);
@@ -128,14 +155,14 @@ public final class OpChecks {
     }
 
     public static void rowBroadcast(Fn.Binary fn, Tile dst, Tile a, Tile b) {
-        String op = name(fn) + "_rb";
+        String op = ROW_BROADCAST_NAMES[fn.ordinal()];
         numeric(op, "a", a);
         expect(op, "b", b, a.dtype(), a.validRows(), 1, "one value per row of a");
         broadcastCommon(op, dst, a, b);
     }
 
     public static void colBroadcast(Fn.Binary fn, Tile dst, Tile a, Tile b) {
-        String op = name(fn) + "_cb";
+        String op = COL_BROADCAST_NAMES[fn.ordinal()];
         numeric(op, "a", a);
         expect(op, "b", b, a.dtype(), 1, a.validCols(), "one value per column of a");
         broadcastCommon(op, dst, a, b);
@@ -148,7 +175,7 @@ public final class OpChecks {
     }
 
     public static void reduce(Fn.Reduce fn, Fn.Axis axis, Tile dst, Tile src) {
-        String op = name(fn) + "_" + axis.name().toLowerCase(Locale.ROOT);
+        String op = REDUCE_NAMES[fn.ordinal()][axis.ordinal()];
         numeric(op, "src", src);
         sameDtype(op, "dst", dst, "src", src);
         switch (axis) {
@@ -218,7 +245,7 @@ public final class OpChecks {
     }
 
     public static void compare(Fn.Compare fn, Tile dst, Tile a, Tile b) {
-        String op = "cmp_" + name(fn);
+        String op = COMPARE_NAMES[fn.ordinal()];
         numeric(op, "a", a);
         sameDtypeAndRegion(op, "b", b, "a", a);
         dtype(op, "dst", dst, DType.BOOL);
@@ -226,7 +253,7 @@ public final class OpChecks {
     }
 
     public static void compareScalar(Fn.Compare fn, Tile dst, Tile a) {
-        String op = "cmp_" + name(fn) + "s";
+        String op = COMPARE_SCALAR_NAMES[fn.ordinal()];
         numeric(op, "a", a);
         dtype(op, "dst", dst, DType.BOOL);
         fits(op, "dst", dst, a.validRows(), a.validCols());
