@@ -390,8 +390,10 @@ public final class OrchestratorImpl implements Orchestrator {
 
     /**
      * Claims each producer under its lock (spec a.5): a producer that retired meanwhile is dropped; a
-     * completed one counts as satisfied; a running or pending one gets a node on its fanout list. WAIT-only
-     * edges give their pin back at once; RETAIN edges keep it until this task completes.
+     * completed one counts as satisfied; a running or pending one gets a node on its fanout list. RETAIN edges
+     * pin the producer ({@code fanout_count++}) until this task completes. WAIT-only edges take no pin:
+     * simpler pins them at claim and unpins at wiring because it claims and links in separate steps; here
+     * both happen in one hold of the lock, so the net-zero pin is skipped.
      */
     private int wire(Ring ring, long raw) {
         int slot = ring.slotOf(raw);
@@ -399,26 +401,28 @@ public final class OrchestratorImpl implements Orchestrator {
         for (int i = 0; i < edgeN; i++) {
             long e = edges[i];
             long p = e & Ring.EDGE_ID_MASK;
+            boolean retain = (e & Ring.EDGE_RETAIN) != 0;
             Ring pr = rings[(int) (p >>> 32)];
             int ps = pr.slotOf(p);
             pr.lock(ps);
-            if (pr.taskIdAt[ps] != p || pr.state(ps) == Ring.CONSUMED) {
+            int state = pr.state(ps);
+            if (pr.taskIdAt[ps] != p || state == Ring.CONSUMED) {
                 pr.unlock(ps);
                 satisfied++;
                 continue;
             }
-            pr.addFanoutLocked(ps);
-            if (pr.state(ps) == Ring.COMPLETED) {
+            if (retain) {
+                pr.addFanoutLocked(ps);
+            }
+            if (state == Ring.COMPLETED) {
                 pr.unlock(ps);
                 satisfied++;
             } else {
                 pr.fanoutHead[ps] = ring.deps.alloc(raw, pr.fanoutHead[ps]);
                 pr.unlock(ps);
             }
-            if ((e & Ring.EDGE_RETAIN) != 0) {
+            if (retain) {
                 ring.addFaninEdge(slot, e);
-            } else {
-                engine.releaseProducer(p);
             }
         }
         return satisfied;
