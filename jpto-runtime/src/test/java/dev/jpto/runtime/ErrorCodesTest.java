@@ -284,4 +284,34 @@ class ErrorCodesTest {
         assertThatThrownBy(() -> Chip.open(Platform.parse("a2a3"), 0))
                 .hasMessageContaining("no device runtime in this build; use a2a3sim");
     }
+
+    @Test
+    void kernelIgnoringInterruptsIsAbandonedAndTheChipStillRuns() {
+        java.util.concurrent.atomic.AtomicBoolean release = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            ChipRuntimeException e = runFailing(orch -> orch.submit("deaf_kernel", CoreType.AIC, ctx -> {
+                while (!release.get()) {
+                    Thread.onSpinWait(); // ignores interrupts: the chip must give up on this thread
+                }
+            }), CallConfig.defaults());
+            assertThat(e.error()).isEqualTo(ErrorCode.SCHEDULER_TIMEOUT);
+            assertThat(e.getMessage()).contains("S1:running-stalled", "kernel 'deaf_kernel'");
+        } finally {
+            release.set(true);
+        }
+    }
+
+    @Test
+    void apiMisuseIsRejectedWithTheRule() {
+        Tensor t = Tensor.allocate(arena, DType.FP32, 4);
+        assertThatThrownBy(() -> new Arg.TensorArg(t, Direction.OUTPUT))
+                .hasMessageContaining("direction OUTPUT allocates a new buffer: use Arg.output(dtype, shape)");
+        ChipRuntimeException e = runFailing(orch -> {
+            long id = orch.submit("t", CoreType.AIV, NOOP, Arg.input(t));
+            orch.output(id, 0);
+        }, CallConfig.defaults());
+        assertThat(e.error()).isEqualTo(ErrorCode.EXPLICIT_ORCH_FATAL);
+        assertThat(e.getMessage()).contains("argument 0 of task 0x0000000000000000 (ring 0, local 0) (kernel 't') "
+                + "is not an Arg.Output");
+    }
 }
