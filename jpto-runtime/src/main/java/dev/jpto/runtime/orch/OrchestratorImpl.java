@@ -279,6 +279,7 @@ public final class OrchestratorImpl implements Orchestrator {
                     + " entries (all rings full); close scopes earlier", null);
         }
         int nTensors = 0;
+        int nOutputs = 0;
         long heapBytes = 0;
         int registrations = 0;
         for (int i = 0; i < args.length; i++) {
@@ -287,6 +288,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 throw new NullPointerException("argument " + i + " of kernel '" + kernelName + "' is null");
             }
             if (a instanceof Arg.Output o) {
+                nOutputs++;
                 heapBytes += align(Math.max(1, o.byteSize()), OUTPUT_ALIGN);
             } else if (a instanceof Arg.TensorArg ta) {
                 nTensors++;
@@ -318,7 +320,9 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.scopeDepth[slot] = depth;
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimedUpTo[r]));
-        placeOutputs(ring, slot, raw, heapOffset, args);
+        if (nOutputs > 0) {
+            placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
+        }
 
         // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired
         // entries visible a little longer, and edges to retired producers are dropped at claim time.
