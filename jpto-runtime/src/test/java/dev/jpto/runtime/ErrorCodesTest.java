@@ -314,4 +314,26 @@ class ErrorCodesTest {
         assertThat(e.getMessage()).contains("argument 0 of task 0x0000000000000000 (ring 0, local 0) (kernel 't') "
                 + "is not an Arg.Output");
     }
+
+    @Test
+    void fanInBeyondTheInlineCapFillsTheSpillPoolCode4() {
+        int producers = 90; // 64 inline + 26 spilled per consumer
+        CountDownLatch done = new CountDownLatch(producers);
+        ChipRuntimeException e = runFailing(orch -> {
+            Arg[] ins = new Arg[producers];
+            for (int i = 0; i < producers; i++) {
+                long p = orch.submit("leaf", CoreType.AIV, ctx -> done.countDown(), Arg.output(DType.FP32, 1));
+                ins[i] = Arg.input(orch.output(p, 0));
+            }
+            done.await(); // all producers completed: no dep-list nodes, only fanin storage is needed
+            for (int c = 0; c < 4; c++) {
+                orch.submit("join" + c, CoreType.AIC, NOOP, ins);
+            }
+        }, CallConfig.defaults().withRuntimeEnv(RuntimeEnv.defaults().withRingDepPool(100, 0, 0, 0)));
+        assertThat(e.error()).isEqualTo(ErrorCode.DEP_POOL_OVERFLOW);
+        assertThat(e.getMessage()).startsWith("orch_error_code=4 DEP_POOL_OVERFLOW - Fanin Spill Pool Deadlock: the "
+                + "fanin spill pool of ring 0 (fanin edges past 64 per task) could not supply an entry (capacity 100, "
+                + "in use 100").contains("kernel 'join3'", "scope-gated",
+                "set ring_dep_pool for ring 0 to at least 200");
+    }
 }

@@ -11,6 +11,7 @@ import dev.jpto.runtime.Orchestrator;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.TaskBody;
+import dev.jpto.runtime.ring.FaninPool;
 import dev.jpto.runtime.ring.HeapRing;
 import dev.jpto.runtime.ring.Ring;
 import dev.jpto.runtime.sched.Diagnostics;
@@ -429,11 +430,55 @@ public final class OrchestratorImpl implements Orchestrator {
                 pr.fanoutHead[ps] = ring.deps.alloc(raw, pr.fanoutHead[ps]);
                 pr.unlock(ps);
             }
-            if (retain) {
-                ring.addFaninEdge(slot, e);
-            }
+            recordFanin(ring, slot, raw, e);
         }
         return satisfied;
+    }
+
+    /** Stores a claimed edge: inline, or in the ring's fanin spill pool past the inline cap (spec b.5). */
+    private void recordFanin(Ring ring, int slot, long raw, long edge) {
+        if (ring.addFaninInline(slot, edge)) {
+            return;
+        }
+        if (!ring.faninSpill.hasSpace(1)) {
+            ensureFaninSpill(ring, raw);
+        }
+        ring.addFaninSpilled(slot, ring.faninSpill.append(edge));
+    }
+
+    private void ensureFaninSpill(Ring ring, long raw) {
+        waiter.reset();
+        while (true) {
+            boolean progress = reclaim(ring);
+            if (ring.faninSpill.hasSpace(1)) {
+                return;
+            }
+            if (progress) {
+                waiter.reset();
+                continue;
+            }
+            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+                throw failed(null);
+            }
+            String cause = null;
+            if (headScopeGated(ring)) {
+                cause = "the oldest live task " + headName(ring) + " is held by its open scope (scope-gated)";
+            } else if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+                cause = "no entry was reclaimed for " + waiter.elapsedNanos() / 1_000_000 + " ms";
+            }
+            if (cause != null) {
+                FaninPool f = ring.faninSpill;
+                long rec = Advice.depPool(f.capacity(), f.used() + 1);
+                throw fail(ErrorCode.DEP_POOL_OVERFLOW, "Fanin Spill Pool Deadlock: the fanin spill pool of ring "
+                        + ring.id + " (fanin edges past " + Ring.FANIN_INLINE_CAP + " per task) could not supply an "
+                        + "entry (capacity " + f.capacity() + ", in use " + f.used() + ", high-water " + f.highWater()
+                        + ", task " + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[ring.slotOf(raw)] + "'; "
+                        + cause + "); set ring_dep_pool for ring " + ring.id + " to at least " + rec
+                        + " (it sizes both the dep pool and the fanin spill pool; runtime_cfg "
+                        + Advice.perRing("ring_dep_pool", env.ringDepPool(), ring.id, rec) + ")", null);
+            }
+            waiter.idle();
+        }
     }
 
     private void placeOutputs(Ring ring, int slot, long raw, long heapOffset, Arg[] args) {
@@ -506,6 +551,10 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         for (int id = prev; id != last; id++) {
             int s = ring.slotOf(id);
+            int spilled = ring.faninN[s] - Ring.FANIN_INLINE_CAP;
+            if (spilled > 0) {
+                ring.faninSpill.reclaimTo(ring.spillStart[s] + spilled);
+            }
             Tensor[] outs = ring.outputs[s];
             if (outs != null) {
                 long raw = Ring.taskId(r, id);
