@@ -4,6 +4,8 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.engine.VectorEngine;
 import dev.jpto.lib.bench.CpuPeak;
 import dev.jpto.lib.bench.MatmulBenchmark;
+import dev.jpto.lib.bench.RuntimeBenchmark;
+import dev.jpto.runtime.Platform;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -12,7 +14,7 @@ import picocli.CommandLine.Option;
 /** {@code jpto bench ...}: benchmarks, each printed beside its baseline measured in the same run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Benchmarks, each beside its baseline measured in the same run.",
-        subcommands = {BenchCommand.Matmul.class})
+        subcommands = {BenchCommand.Matmul.class, BenchCommand.RuntimeTasks.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -72,6 +74,47 @@ public final class BenchCommand implements Runnable {
             MatmulBenchmark.Result result = MatmulBenchmark.run(options);
             result.lines().forEach(spec.commandLine().getOut()::println);
             return result.agree() ? 0 : 1;
+        }
+    }
+
+    /** {@code jpto bench runtime}: ns/task of the chip runtime beside ForkJoinPool on the same DAGs. */
+    @Command(name = "runtime", mixinStandardHelpOptions = true,
+            description = "Empty-kernel tasks (independent, chain, fan-in-2 DAG) through the chip runtime vs"
+                    + " ForkJoinPool+CompletableFuture with hand-wired edges: ns/task and ratio.")
+    static final class RuntimeTasks implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = {"-p", "--platform"}, defaultValue = "a2a3sim", description = "a2a3sim or a5sim (default ${DEFAULT-VALUE})")
+        String platform;
+
+        @Option(names = "--tasks", defaultValue = "8192", description = "tasks per run, a multiple of --block (default ${DEFAULT-VALUE})")
+        int tasks;
+
+        @Option(names = "--block", defaultValue = "128", description = "tasks per scope (default ${DEFAULT-VALUE})")
+        int block;
+
+        @Option(names = "--warmups", defaultValue = "10", description = "untimed runs of each first (default ${DEFAULT-VALUE})")
+        int warmups;
+
+        @Option(names = "--runs", defaultValue = "15", description = "timed runs of each; the median is reported (default ${DEFAULT-VALUE})")
+        int runs;
+
+        @Override
+        public Integer call() {
+            RuntimeBenchmark.Options options;
+            try {
+                options = new RuntimeBenchmark.Options(Platform.parse(platform), tasks, block, warmups, runs);
+                if (tasks < 1 || block < 1 || tasks % block != 0) {
+                    throw new IllegalArgumentException("--tasks must be a positive multiple of --block: tasks="
+                            + tasks + " block=" + block + " (try --tasks 8192 --block 128)");
+                }
+            } catch (IllegalArgumentException e) {
+                spec.commandLine().getErr().println("jpto bench runtime: " + e.getMessage());
+                return JptoCommand.EXIT_USAGE;
+            }
+            RuntimeBenchmark.lines(options, RuntimeBenchmark.run(options)).forEach(spec.commandLine().getOut()::println);
+            return 0;
         }
     }
 }
