@@ -32,6 +32,9 @@ public final class Chip implements AutoCloseable {
     private final ChipOptions options;
     private final Ring[] rings = new Ring[RuntimeEnv.RINGS];
     private TensorMap tmap;
+    /** Reused between runs while rings and thread count stay the same (no per-run allocation of queues). */
+    private Engine engine;
+    private OrchestratorImpl orchestrator;
     private boolean closed;
 
     private Chip(Platform platform, int deviceId, ChipOptions options) {
@@ -85,21 +88,25 @@ public final class Chip implements AutoCloseable {
         config.validate();
         rejectUnsupported(config);
         RuntimeEnv env = config.runtimeEnv();
-        prepareRings(env);
+        boolean changed = prepareRings(env);
         int threads = config.aicpuThreads(platform);
-        Engine engine = new Engine(platform, rings, threads - 1, options);
-        engine.reset();
         ScopeStats stats = config.enableScopeStats() ? new ScopeStats() : null;
+        if (changed || engine == null || engine.schedulerThreads() != threads - 1) {
+            engine = new Engine(platform, rings, threads - 1, options);
+            orchestrator = new OrchestratorImpl(engine, tmap, env, stats);
+        }
+        Engine engine = this.engine;
+        engine.reset();
+        OrchestratorImpl orch = orchestrator;
+        orch.reset(env, stats);
         List<Thread> workers = new ArrayList<>();
         long t0 = System.nanoTime();
         ChipRuntimeException error = null;
-        OrchestratorImpl orch = null;
         try {
             for (int t = 0; t < threads - 1; t++) {
                 workers.add(Thread.ofPlatform().daemon().name("jpto-" + platform.text() + "-" + deviceId + "-sched-" + t)
                         .start(new SchedulerThread(engine, t, threads - 1)));
             }
-            orch = new OrchestratorImpl(engine, tmap, env, stats);
             orch.runRoot(orchestration);
         } catch (ChipRuntimeException e) {
             error = e;
@@ -133,7 +140,24 @@ public final class Chip implements AutoCloseable {
                 statsFile);
     }
 
+    /** Slot arrays are preallocated: the simulator bounds what one ring may ask for. */
+    public static final long MAX_SIM_TASK_WINDOW = 1L << 22;
+    public static final long MAX_SIM_DEP_POOL = 1L << 24;
+
     private static void rejectUnsupported(CallConfig c) {
+        RuntimeEnv env = c.runtimeEnv();
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            if (env.taskWindow(r) > MAX_SIM_TASK_WINDOW) {
+                throw new IllegalArgumentException("ring_task_window for ring " + r + " exceeds the simulator's limit of "
+                        + MAX_SIM_TASK_WINDOW + " preallocated slots: ring_task_window[" + r + "]=" + env.taskWindow(r)
+                        + " (try " + MAX_SIM_TASK_WINDOW + " or less)");
+            }
+            if (env.depPool(r) > MAX_SIM_DEP_POOL) {
+                throw new IllegalArgumentException("ring_dep_pool for ring " + r + " exceeds the simulator's limit of "
+                        + MAX_SIM_DEP_POOL + " preallocated entries: ring_dep_pool[" + r + "]=" + env.depPool(r)
+                        + " (try " + MAX_SIM_DEP_POOL + " or less)");
+            }
+        }
         String flag = c.enableChipSwimlane() != 0 ? "enable_chip_swimlane=" + c.enableChipSwimlane()
                 : c.enableDumpArgs() != 0 ? "enable_dump_args=" + c.enableDumpArgs()
                 : c.enablePmu() != 0 ? "enable_pmu=" + c.enablePmu()
@@ -178,8 +202,10 @@ public final class Chip implements AutoCloseable {
         return h;
     }
 
-    private void prepareRings(RuntimeEnv env) {
+    /** Reuses or rebuilds the rings for {@code env}; true if any ring or the TensorMap was rebuilt. */
+    private boolean prepareRings(RuntimeEnv env) {
         boolean windowsChanged = false;
+        boolean rebuilt = false;
         for (int r = 0; r < RuntimeEnv.RINGS; r++) {
             long w = env.taskWindow(r), h = env.heap(r), d = env.depPool(r);
             Ring old = rings[r];
@@ -197,6 +223,7 @@ public final class Chip implements AutoCloseable {
                 region = NativeRegion.reserve(h, "ring " + r + " heap of chip " + platform + ":" + deviceId);
             }
             windowsChanged |= old == null || old.window() != w;
+            rebuilt = true;
             rings[r] = new Ring(r, (int) w, h, (int) d, region);
         }
         if (tmap == null || windowsChanged) {
@@ -205,9 +232,11 @@ public final class Chip implements AutoCloseable {
                 windows[r] = rings[r].window();
             }
             tmap = new TensorMap(windows);
+            rebuilt = true;
         } else {
             tmap.reset();
         }
+        return rebuilt;
     }
 
     /**
@@ -250,6 +279,8 @@ public final class Chip implements AutoCloseable {
             }
         }
         tmap = null;
+        engine = null;
+        orchestrator = null;
     }
 
     @Override

@@ -37,8 +37,8 @@ public final class OrchestratorImpl implements Orchestrator {
     private final Engine engine;
     private final Ring[] rings;
     private final TensorMap tmap;
-    private final RuntimeEnv env;
-    private final ScopeStats stats;
+    private RuntimeEnv env;
+    private ScopeStats stats;
     private final Waiter waiter;
     private final OwnerMap owners = new OwnerMap(1024);
 
@@ -56,7 +56,24 @@ public final class OrchestratorImpl implements Orchestrator {
     private long[] edges = new long[16];
     private int edgeN;
     private final TensorMap.Sink waitSink = p -> addEdge(p, Ring.EDGE_WAIT);
-    private final Thread owner;
+    private Thread owner;
+
+    /**
+     * Prepares a new run on the calling thread (which becomes the orchestrator thread): empty scopes, fresh
+     * reclaim cursors and owner map. The rings, TensorMap and engine are reset by the chip.
+     */
+    public void reset(RuntimeEnv runEnv, ScopeStats runStats) {
+        this.env = runEnv;
+        this.stats = runStats;
+        this.owner = Thread.currentThread();
+        depth = -1;
+        scopeTasksSize = 0;
+        java.util.Arrays.fill(reclaimedUpTo, 0);
+        java.util.Arrays.fill(depReclaimedAt, 0);
+        java.util.Arrays.fill(taskWindowMax, 0);
+        owners.clear();
+        waiter.reset();
+    }
 
     public OrchestratorImpl(Engine engine, TensorMap tmap, RuntimeEnv env, ScopeStats stats) {
         this.engine = engine;
@@ -109,6 +126,12 @@ public final class OrchestratorImpl implements Orchestrator {
         waiter.reset();
         for (Ring r : rings) {
             while (r.lastTaskAlive() != r.tasks.nextLocal()) {
+                if (waiter.elapsedNanos() > engine.options.schedulerTimeout().toNanos()) {
+                    throw fail(ErrorCode.SCHEDULER_TIMEOUT, "all " + engine.submitted() + " tasks completed but ring "
+                            + r.id + " was not reclaimed (last_task_alive " + r.lastTaskAlive() + ", current "
+                            + r.tasks.nextLocal() + ", oldest " + headName(r) + "; sub_class=unknown:accounting/"
+                            + "corruption); this is a runtime bug: please report it with this line", null);
+                }
                 idle("waiting for ring " + r.id + " to be reclaimed");
             }
         }
@@ -250,7 +273,10 @@ public final class OrchestratorImpl implements Orchestrator {
         long heapBytes = 0;
         int registrations = 0;
         for (int i = 0; i < args.length; i++) {
-            Arg a = Objects.requireNonNull(args[i], "args[" + i + "]");
+            Arg a = args[i];
+            if (a == null) {
+                throw new NullPointerException("argument " + i + " of kernel '" + kernelName + "' is null");
+            }
             if (a instanceof Arg.Output o) {
                 heapBytes += align(Math.max(1, o.byteSize()), OUTPUT_ALIGN);
             } else if (a instanceof Arg.TensorArg ta) {

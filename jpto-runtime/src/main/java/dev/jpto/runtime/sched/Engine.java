@@ -61,6 +61,7 @@ public final class Engine {
         }
         stop = false;
         orchDone = false;
+        latch.reset();
     }
 
     public int schedulerThreads() {

@@ -25,6 +25,11 @@ public final class ErrorLatch {
         return witness == null ? e : witness;
     }
 
+    /** Clears the latch for the next run (no run is active). */
+    public void reset() {
+        FIRST.setVolatile(this, (ChipRuntimeException) null);
+    }
+
     public ChipRuntimeException get() {
         return first;
     }
