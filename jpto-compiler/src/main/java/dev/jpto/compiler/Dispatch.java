@@ -24,9 +24,12 @@ final class Dispatch {
         return Chip.open(config.platform(), config.deviceId(), OsEnv.chipOptions(config.osEnv()));
     }
 
-    /** Validates and converts {@code config} once; callers that run repeatedly reuse the result. */
-    static CallConfig callConfig(RunConfig config) {
-        return CallConfigs.from(config);
+    /**
+     * Validates and converts {@code config} once for {@code program} (which resolves {@code auto} ring sizes);
+     * callers that run repeatedly reuse the result.
+     */
+    static CallConfig callConfig(RunConfig config, CompiledProgram program) {
+        return CallConfigs.from(config, program.program());
     }
 
     static RunReport run(Chip chip, CompiledProgram program, Map<String, Tensor> args, CallConfig call) {
@@ -36,7 +39,7 @@ final class Dispatch {
 
     /** Opens the chip, runs once, closes it. */
     static RunReport runOnce(CompiledProgram program, Map<String, Tensor> args, RunConfig config) {
-        CallConfig call = callConfig(config);
+        CallConfig call = callConfig(config, program);
         ProgramArgs.bind(program.program(), args);
         try (Chip chip = open(config)) {
             return run(chip, program, args, call);
