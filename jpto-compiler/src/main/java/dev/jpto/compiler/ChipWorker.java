@@ -13,14 +13,16 @@ import java.util.Map;
  */
 public final class ChipWorker implements AutoCloseable {
     private final Chip chip;
+    private final RunConfig opened;
 
-    private ChipWorker(Chip chip) {
+    private ChipWorker(Chip chip, RunConfig opened) {
         this.chip = chip;
+        this.opened = opened;
     }
 
-    /** A worker on the chip {@code config} names (platform, device_id, os_env). */
+    /** A worker on the chip {@code config} names (platform, device_id, os_env); {@code config} is its default. */
     public static ChipWorker open(RunConfig config) {
-        return new ChipWorker(Dispatch.open(config));
+        return new ChipWorker(Dispatch.open(config), config);
     }
 
     /** A worker on {@code platform} device {@code deviceId}, default chip options. */
@@ -36,9 +38,9 @@ public final class ChipWorker implements AutoCloseable {
         return chip.deviceId();
     }
 
-    /** Runs with a default config for this worker's chip. */
+    /** Runs with the config this worker was opened with. */
     public RunReport run(CompiledProgram program, Map<String, Tensor> args) {
-        return run(program, args, RunConfig.defaults().withPlatform(chip.platform()).withDeviceId(chip.deviceId()));
+        return run(program, args, opened);
     }
 
     /** Runs once; {@code config} must name this worker's chip. */

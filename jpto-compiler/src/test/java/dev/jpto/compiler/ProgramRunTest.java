@@ -62,6 +62,28 @@ class ProgramRunTest {
     }
 
     @Test
+    void triangularLoopsScalarsReshapeScopesAndKernelLoops() {
+        try (Arena arena = Arena.ofShared()) {
+            Tensor x = Tensors.random(arena, 6, 128, 128);
+            Tensor y = Tensor.allocate(arena, DType.FP32, 256, 64);
+            RunReport rep = Compiler.compileInMemory(TestPrograms.prefixBlocks(0.5)).run(Map.of("x", x, "y", y));
+            assertThat(rep.tasksExecuted()).isEqualTo(4 + (1 + 2 + 3 + 4));
+            for (int i = 0; i < 4; i++) {
+                for (int r = 0; r < 64; r++) {
+                    for (int c = 0; c < 64; c++) {
+                        float acc = 0;
+                        for (int j = 0; j <= i; j++) {
+                            acc += (float) x.getDouble((j * 64L + r) * 64 + c) * 0.5f;
+                        }
+                        assertThat(y.getDouble((i * 64L + r) * 64 + c)).as("y[%d][%d]", i * 64 + r, c)
+                                .isEqualTo((double) acc);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void argumentsAreCheckedAgainstTheSignature() {
         try (Arena arena = Arena.ofShared()) {
             CompiledProgram p = Compiler.compileInMemory(TestPrograms.vectorAdd(128));

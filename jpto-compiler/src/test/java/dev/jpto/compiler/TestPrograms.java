@@ -148,4 +148,44 @@ final class TestPrograms {
         });
         return p.build();
     }
+
+    /**
+     * y block i = s · Σ_{j ≤ i} x block j, over 64-row blocks of x seen through a reshape ([128, 128] as
+     * [256, 64]). Exercises a triangular loop bound, scalar arguments (a row offset and a float scale), a loop
+     * inside the kernel, inout ordering of the accumulation, and one scope per output block.
+     */
+    static Program prefixBlocks(double s) {
+        KernelBuilder zk = KernelBuilder.kernel("zero");
+        KTensor zy = zk.output("y", FP32, 2);
+        KTile zt = zk.tile("t", FP32, 64, 64);
+        zk.fill(zt, 0.0).store(zt, zy, 0, 0);
+
+        KernelBuilder ak = KernelBuilder.kernel("acc_scaled");
+        KTensor ax = ak.input("x", FP32, 2);
+        KTensor ay = ak.inout("y", FP32, 2);
+        dev.jpto.compiler.dsl.KScalar row0 = ak.scalar("row0");
+        dev.jpto.compiler.dsl.KScalar scale = ak.scalar("scale");
+        KTile t = ak.tile("t", FP32, 32, 64);
+        KTile u = ak.tile("u", FP32, 32, 64);
+        ak.forRange("h", 0, 2, h -> ak.load(t, ax, row0.plus(h.times(32)), 0)
+                .binaryScalar(Fn.Binary.MUL, t, t, scale)
+                .load(u, ay, h.times(32), 0)
+                .add(u, u, t)
+                .store(u, ay, h.times(32), 0));
+
+        ProgramBuilder p = ProgramBuilder.program("prefix_blocks");
+        TensorVar x = p.input("x", FP32, 128, 128);
+        TensorVar y = p.output("y", FP32, 256, 64);
+        KernelRef zero = p.aiv(zk.build());
+        KernelRef acc = p.aiv(ak.build());
+        TensorVar rows = x.reshape(256, 64);
+        p.orchestrate(o -> o.forRange("i", 4, i -> o.scope(() -> {
+            TensorVar yi = y.block(64, 64).at(i, 0);
+            o.submit(zero, outExisting(yi));
+            // x is never written, so its readers need no dependency tracking: noDep.
+            o.forRange("j", 0, i.plus(1), j -> o.submit(acc, dev.jpto.compiler.dsl.TaskArg.noDep(rows), inout(yi),
+                    dev.jpto.compiler.dsl.TaskArg.scalar(j.times(64)), dev.jpto.compiler.dsl.TaskArg.scalar(s)));
+        })));
+        return p.build();
+    }
 }

@@ -33,6 +33,7 @@ class VerifierTest {
         assertThat(Verifier.check(TestPrograms.matmul(128, 192, 128))).isEmpty();
         assertThat(Verifier.check(TestPrograms.rowSoftmax(256, 64))).isEmpty();
         assertThat(Verifier.check(TestPrograms.heapHog(8))).isEmpty();
+        assertThat(Verifier.check(TestPrograms.prefixBlocks(0.5))).isEmpty();
     }
 
     /** A copy kernel (src: read, dst: write, one scalar) and x/y fp32[128, 64]; the body is the test's. */
@@ -206,5 +207,32 @@ class VerifierTest {
         KernelRef mm = p.aic(k.build());
         p.orchestrate(o -> o.submit(mm, in(x), outExisting(y)));
         assertThat(errors(p.build())).anySatisfy(e -> assertThat(e).startsWith("program m: kernel bad_mm: op #1"));
+    }
+
+    @Test
+    void kernelAccessesMustStayInsideTheTensorsTheyAreGiven() {
+        KernelBuilder k = KernelBuilder.kernel("rows");
+        KTensor src = k.input("src", FP32, 2);
+        KTensor dst = k.output("dst", FP32, 2);
+        var row0 = k.scalar("row0");
+        KTile t = k.tile("t", FP32, 32, 32);
+        k.forRange("c", 0, 64, 32, c -> k.load(t, src, row0, c).store(t, dst, 0, c));
+        ProgramBuilder p = ProgramBuilder.program("acc");
+        TensorVar x = p.input("x", FP32, 128, 64);
+        TensorVar y = p.output("y", FP32, 128, 64);
+        KernelRef rows = p.aiv(k.build());
+        p.orchestrate(o -> {
+            // fine: row0 in [0, 96], a 32-row tile, columns 0 and 32 of 64
+            o.forRange("i", 4, i -> o.submit(rows, in(x), outExisting(y.block(32, 64).at(i, 0)), scalar(i.times(32))));
+            // row0 reaches 112: rows [112, 144) leave x's 128 rows; and a 16-row destination is too small
+            o.forRange("j", 2, j -> o.submit(rows, in(x), outExisting(y.at(j.times(16), 0).size(16, 64)),
+                    scalar(j.times(112))));
+        });
+        List<String> errs = errors(p.build());
+        assertThat(errs).hasSize(2);
+        assertThat(errs.get(0)).startsWith("program acc/for j/submit #2 rows: kernel rows op #0.0 (load) reads src at offset 'row0' ")
+                .contains("in dimension 0, which ranges over [0, 112], with extent 32: leaves [0, 128)");
+        assertThat(errs.get(1)).contains("kernel rows op #0.1 (store) writes dst at offset '0' in dimension 0")
+                .contains("with extent 32: leaves [0, 16) of the argument's shape [16, 64]");
     }
 }

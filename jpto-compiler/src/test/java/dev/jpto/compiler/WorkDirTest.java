@@ -46,7 +46,7 @@ class WorkDirTest {
     @Test
     void roundTripRunsLikeTheInMemoryProgram() {
         for (var program : new dev.jpto.compiler.ir.Program[] {TestPrograms.vectorAdd(128),
-                TestPrograms.matmul(128, 128, 64), TestPrograms.rowSoftmax(128, 64)}) {
+                TestPrograms.matmul(128, 128, 64), TestPrograms.rowSoftmax(128, 64), TestPrograms.prefixBlocks(0.25)}) {
             Path dir = tmp.resolve("rt-" + program.name());
             Compiler.compile(program, dir);
             CompiledProgram loaded = CompiledProgram.load(dir);
@@ -181,7 +181,8 @@ class WorkDirTest {
         loading().hasMessageContaining("orchestration.json: at $.program: expected \"row_softmax\"");
         compileSoftmax();
         edit("orchestration.json", "\"submit\" : \"row_max\"", "\"submit\" : \"row_min\"");
-        loading().hasMessageContaining("orchestration.json: the program in this work dir does not verify")
+        loading().hasMessageContaining("orchestration.json: the program described by manifest.json and this file "
+                + "does not verify")
                 .hasMessageContaining("kernel 'row_min' is not declared in the program");
         compileSoftmax();
         edit("manifest.json", "\"shape\" : [ 128, 64 ]", "\"shape\" : [ 64, 64 ]");

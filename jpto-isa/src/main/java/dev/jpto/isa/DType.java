@@ -7,8 +7,9 @@ import java.util.Locale;
 /**
  * Element types of tensors and tiles, with their memory layout (little-endian) and conversions.
  *
- * <p>Floating-point types convert through fp32: fp32→bf16 and fp32→fp16 round to nearest, ties to even,
- * and keep NaN (quiet) and ±Inf. Conversions to integer types saturate at the type's range; NaN becomes 0.
+ * <p>fp32→bf16 and fp32→fp16 round to nearest, ties to even, and keep NaN (quiet) and ±Inf; doubles and
+ * longs stored into bf16/fp16 are rounded once, directly (never double-rounded through fp32). Conversions to
+ * integer types saturate at the type's range; NaN becomes 0.
  */
 public enum DType {
     FP32(4, Kind.FLOAT, "f4"),

@@ -1,6 +1,7 @@
 package dev.jpto.compiler.ir;
 
 import dev.jpto.isa.kernel.Kernel;
+import dev.jpto.isa.kernel.KernelText;
 import dev.jpto.isa.kernel.TensorParam;
 import java.util.Locale;
 
@@ -32,6 +33,11 @@ public final class IrPrinter {
             }
             sb.append(")  ").append(k.tiles().size()).append(" tiles, ").append(k.body().size()).append(" ops\n");
         }
+        for (Kernel k : p.kernels()) {
+            sb.append('\n');
+            KernelText.print(k).lines().forEach(line -> sb.append("  | ").append(line).append('\n'));
+        }
+        sb.append('\n');
         sb.append("  orchestration\n");
         body(sb, p.body(), "    ");
         return sb.toString();

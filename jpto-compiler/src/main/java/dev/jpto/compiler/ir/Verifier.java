@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * dtype rules), names, shapes, dtypes, directions against the kernels' parameter
  * access, tensors used before they exist or never used, and slices that may leave their tensor (loop variable
  * ranges are bounded by interval arithmetic over the loop bounds, so a slice is accepted only when every
- * iteration stays inside). Every finding names the program element ({@link IrError#where()}) and the rule.
+ * iteration stays inside), and kernel loads and stores that may leave the tensors a submit passes
+ * ({@link KernelAccessCheck}). Every finding names the program element ({@link IrError#where()}) and the rule.
  *
  * <p>Lifetime rules for intermediates ({@link Stmt.Alloc}): visible only in the statement list that declares
  * them; produced exactly once, by an OUTPUT argument naming the whole tensor, in the same loop body (an
@@ -58,6 +59,7 @@ public final class Verifier {
     private final Map<String, Interval> vars = new LinkedHashMap<>();
     private final Deque<Map<String, TensorState>> tensorScopes = new ArrayDeque<>();
     private final Map<String, Kernel> kernels = new HashMap<>();
+    private final Set<String> validKernels = new HashSet<>();
     private final Set<String> submittedKernels = new HashSet<>();
     private int loopDepth;
     private int submitCount;
@@ -102,6 +104,7 @@ public final class Verifier {
             }
             try {
                 Kernels.validate(k);
+                validKernels.add(k.name());
             } catch (IllegalArgumentException e) {
                 error(e.getMessage());
             }
@@ -279,34 +282,46 @@ public final class Verifier {
                         + " scalar arguments (" + signature(k) + "), got " + sub.args().size());
                 return;
             }
+            long[][] shapes = new long[nTensors][];
+            KernelAccessCheck.Range[] scalars = new KernelAccessCheck.Range[nScalars];
+            boolean argsOk = true;
             for (int i = 0; i < sub.args().size(); i++) {
                 SubmitArg arg = sub.args().get(i);
                 String label = "argument " + i;
                 switch (arg) {
                     case SubmitArg.TensorArg ta -> {
                         if (i >= nTensors) {
+                            argsOk = false;
                             error(label + " is a tensor but kernel parameter " + i + " is scalar '"
                                     + k.scalars().get(i - nTensors).name() + "' (" + signature(k) + ")");
                         } else {
-                            tensorArg(label, ta, k.tensors().get(i));
+                            shapes[i] = tensorArg(label, ta, k.tensors().get(i));
                         }
                     }
                     case SubmitArg.IndexArg ia -> {
                         if (i < nTensors) {
+                            argsOk = false;
                             error(label + " is a scalar but kernel parameter " + i + " is tensor '"
                                     + k.tensors().get(i).name() + "' (" + signature(k) + ")");
                         } else {
-                            range(ia.value(), label);
+                            Interval r = range(ia.value(), label);
+                            scalars[i - nTensors] = r == null ? null : new KernelAccessCheck.Range(r.lo(), r.hi());
                         }
                     }
                     case SubmitArg.FloatArg fa -> {
                         if (i < nTensors) {
+                            argsOk = false;
                             error(label + " is a scalar but kernel parameter " + i + " is tensor '"
                                     + k.tensors().get(i).name() + "' (" + signature(k) + ")");
                         } else if (!Double.isFinite(fa.value())) {
                             error(label + " must be finite: " + fa.value());
                         }
                     }
+                }
+            }
+            if (argsOk && validKernels.contains(k.name())) {
+                for (String finding : KernelAccessCheck.check(k, shapes, scalars)) {
+                    error(finding);
                 }
             }
         } finally {
@@ -326,12 +341,13 @@ public final class Verifier {
         return k.name() + "(" + String.join(", ", parts) + ")";
     }
 
-    private void tensorArg(String label, SubmitArg.TensorArg ta, TensorParam param) {
+    /** Checks one tensor argument; returns its shape when known and of the parameter's rank, else null. */
+    private long[] tensorArg(String label, SubmitArg.TensorArg ta, TensorParam param) {
         String what = label + " '" + param.name() + "' = " + ta;
         TensorState t = lookup(ta.tensor().root());
         if (t == null) {
             error(what + ": tensor '" + ta.tensor().root() + "' is not declared here");
-            return;
+            return null;
         }
         long[] shape = shape(what, ta.tensor(), t);
         if (t.decl.dtype() != param.dtype()) {
@@ -360,9 +376,10 @@ public final class Verifier {
         }
         boolean writes = param.access() != TensorParam.Access.READ;
         boolean reads = param.access() != TensorParam.Access.WRITE;
+        long[] known = shape != null && shape.length == param.rank() ? shape : null;
         if (dir == Direction.OUTPUT) {
             produce(what, ta.tensor(), t);
-            return;
+            return known;
         }
         if (t.role == Role.INTERMEDIATE && t.producedBy == null) {
             error(what + ": intermediate '" + t.decl.name() + "' is used before any task produced it "
@@ -377,6 +394,7 @@ public final class Verifier {
         if (writes) {
             t.written = true;
         }
+        return known;
     }
 
     private void produce(String what, TensorExpr expr, TensorState t) {

@@ -30,6 +30,25 @@ public final class RunConfigKeys {
         return List.copyOf(keys);
     }
 
+    /**
+     * One line per key: {@code key=default  description}, from the components' {@link Knob} descriptions and
+     * {@link RunConfig#defaults()}; what {@code --runtime-cfg} help prints.
+     */
+    public static List<String> help() {
+        RunConfig d = RunConfig.defaults();
+        List<String> lines = new ArrayList<>();
+        for (RecordComponent c : COMPONENTS) {
+            Knob knob = c.getAnnotation(Knob.class);
+            if (knob == null) {
+                throw new IllegalStateException("RunConfig component " + c.getName() + " has no @Knob description");
+            }
+            String def = asMap(d).getOrDefault(snakeCase(c.getName()), "");
+            lines.add(String.format(Locale.ROOT, "%-22s %-10s %s", snakeCase(c.getName()),
+                    def.isEmpty() ? "(unset)" : def, knob.value()));
+        }
+        return List.copyOf(lines);
+    }
+
     /** {@code ringTaskWindow} → {@code ring_task_window}. */
     public static String snakeCase(String camel) {
         StringBuilder sb = new StringBuilder();

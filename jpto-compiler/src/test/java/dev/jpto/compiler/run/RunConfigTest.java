@@ -27,6 +27,16 @@ class RunConfigTest {
     }
 
     @Test
+    void helpHasOneDescribedLinePerKey() {
+        List<String> help = RunConfigKeys.help();
+        assertThat(help).hasSameSizeAs(RunConfigKeys.keys());
+        assertThat(help.get(0)).startsWith("platform").contains("a2a3sim").contains("chip platform");
+        assertThat(help).anySatisfy(l -> assertThat(l).startsWith("ring_heap").contains("(unset)")
+                .contains("heap bytes per ring"));
+        assertThat(help).anySatisfy(l -> assertThat(l).startsWith("os_env").contains("not ring sizing"));
+    }
+
+    @Test
     void defaultsAreThoseOfTheSpec() {
         RunConfig d = RunConfig.defaults();
         assertThat(d.platform()).isEqualTo(Platform.A2A3SIM);

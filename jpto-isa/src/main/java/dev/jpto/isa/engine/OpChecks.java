@@ -77,8 +77,9 @@ public final class OpChecks {
         for (int d = 0; d < r; d++) {
             long extent = d == r - 1 ? cols : d == r - 2 ? rows : 1;
             long o = offsets[d];
-            boolean empty = extent == 0 || (rows == 0 && d >= r - 2) || (cols == 0 && d >= r - 2);
-            if (o < 0 || (empty ? o > t.shape(d) : o + extent > t.shape(d))) {
+            boolean empty = (rows == 0 || cols == 0) && d >= r - 2;
+            // o > shape - extent rather than o + extent > shape: no overflow for offsets near Long.MAX_VALUE
+            if (o < 0 || o > t.shape(d) - (empty ? 0 : extent)) {
                 throw new IllegalArgumentException(op + ": region " + rows + "x" + cols + " at offsets "
                         + Arrays.toString(offsets) + " is outside tensor " + t + " in dimension " + d
                         + " (offset " + o + " + extent " + extent + " > " + t.shape(d) + ")");

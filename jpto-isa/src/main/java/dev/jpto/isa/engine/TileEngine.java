@@ -10,6 +10,8 @@ import dev.jpto.isa.op.Fn;
  * engine (the living spec of the ISA) and the Vector API engine. The semantics of each method are those of
  * the matching {@link dev.jpto.isa.op.TileOp} record. A shape or dtype mismatch throws
  * {@link IllegalArgumentException} naming the op, the operand, and the expected and actual shape/dtype.
+ * Implementations call {@link OpChecks} first (one set of rules and messages for all engines) and take the
+ * per-element rules from {@link Elementwise}; {@code TileEngineContract} (tests) holds the golden cases.
  */
 public interface TileEngine {
     /** Loads {@code validRows × validCols} from the last two dimensions of {@code src} at {@code offsets}. */

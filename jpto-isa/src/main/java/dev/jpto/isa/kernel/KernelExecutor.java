@@ -122,9 +122,14 @@ public final class KernelExecutor {
                 long start = loop.start().eval(regs);
                 long end = loop.end().eval(regs);
                 String inner = prefix + i + ".";
-                for (long v = start; v < end; v += loop.step()) {
+                for (long v = start; v < end; ) {
                     regs[loop.slot()] = v;
                     run(k, loop.body(), p, tensors, inner);
+                    long next = v + loop.step();
+                    if (next < v) {
+                        break; // the step overflowed past Long.MAX_VALUE: no further iteration is < end
+                    }
+                    v = next;
                 }
                 continue;
             }

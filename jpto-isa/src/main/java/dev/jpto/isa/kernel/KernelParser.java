@@ -16,15 +16,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Parses kernel text (see {@link KernelText}): one line at a time, a cursor per line, blocks by indentation. */
-final class KernelParser {
+final class KernelParser extends TextCursor {
     private static final Pattern NUMBER = Pattern.compile("-?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
     private static final int INDENT = 2;
     /** Bounds the parser's recursion, so hostile text fails with a message rather than a stack overflow. */
     static final int MAX_LOOP_DEPTH = 64;
-
-    /** One non-blank line with its comment removed. */
-    private record Line(int number, String text) {
-    }
 
     private enum Kind { TENSOR, SCALAR, TILE }
 
@@ -33,9 +29,6 @@ final class KernelParser {
 
     private final List<Line> lines = new ArrayList<>();
     private int next;
-    // cursor in the current line
-    private Line line;
-    private int pos;
 
     private String kernelName;
     private final List<TensorParam> tensors = new ArrayList<>();
@@ -350,7 +343,7 @@ final class KernelParser {
         while (true) {
             int col = mark();
             char c = peek();
-            if (Character.isDigit(c)) {
+            if (isDigit(c)) {
                 long mag = magnitude(negative);
                 long v = negative ? -mag : mag;
                 skipSpaces();
@@ -385,24 +378,6 @@ final class KernelParser {
             k[i] = coeffs.get(i);
         }
         return new Idx(constant, s, k);
-    }
-
-    /** An unsigned decimal up to 2^63 when negative (so -9223372036854775808 reads), else up to 2^63-1. */
-    private long magnitude(boolean negative) {
-        int start = pos;
-        while (pos < line.text().length() && Character.isDigit(line.text().charAt(pos))) {
-            pos++;
-        }
-        String digits = line.text().substring(start, pos);
-        try {
-            long v = Long.parseUnsignedLong(digits);
-            if (v < 0 && !(negative && v == Long.MIN_VALUE)) {
-                throw new NumberFormatException();
-            }
-            return v;
-        } catch (NumberFormatException e) {
-            throw error(start, "integer " + (negative ? "-" : "") + digits + " is out of the int64 range");
-        }
     }
 
     private Scalar scalar() {
@@ -451,133 +426,4 @@ final class KernelParser {
         throw error(col, "expected an axis (rows, cols, all), got '" + s + "'");
     }
 
-    // ---- cursor ----
-
-    private void begin(Line l) {
-        line = l;
-        pos = 0;
-    }
-
-    private static int leadingSpaces(Line l) {
-        int i = 0;
-        while (i < l.text().length() && l.text().charAt(i) == ' ') {
-            i++;
-        }
-        return i;
-    }
-
-    private void indentation(int want) {
-        int got = leadingSpaces(line);
-        if (got < line.text().length() && line.text().charAt(got) == '\t') {
-            throw error(got, "indent with spaces, not tabs");
-        }
-        if (got != want) {
-            throw error(got, "expected an indentation of " + want + " spaces"
-                    + (want > 0 ? " (the enclosing loop's body)" : "") + ", got " + got);
-        }
-        pos = got;
-    }
-
-    /** Skips spaces and returns the position of the next token (for error columns). */
-    private int mark() {
-        skipSpaces();
-        return pos;
-    }
-
-    private char charAt(int i) {
-        return i < line.text().length() ? line.text().charAt(i) : '\0';
-    }
-
-    private char peek() {
-        return charAt(pos);
-    }
-
-    private void skipSpaces() {
-        while (pos < line.text().length() && (line.text().charAt(pos) == ' ' || line.text().charAt(pos) == '\t')) {
-            pos++;
-        }
-    }
-
-    private static boolean isIdentStart(char c) {
-        return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-    }
-
-    private static boolean isIdentPart(char c) {
-        return isIdentStart(c) || (c >= '0' && c <= '9');
-    }
-
-    private String ident(String what) {
-        skipSpaces();
-        int start = pos;
-        if (!isIdentStart(peek())) {
-            throw error(start, "expected " + what + ", got " + found());
-        }
-        while (isIdentPart(peek())) {
-            pos++;
-        }
-        return line.text().substring(start, pos);
-    }
-
-    private String word(Pattern p, String what) {
-        skipSpaces();
-        Matcher m = p.matcher(line.text()).region(pos, line.text().length());
-        if (!m.lookingAt()) {
-            throw error(pos, "expected " + what + ", got " + found());
-        }
-        pos = m.end();
-        return m.group();
-    }
-
-    private void keyword(String kw) {
-        skipSpaces();
-        int start = pos;
-        if (!line.text().startsWith(kw, pos) || isIdentPart(charAt(pos + kw.length()))) {
-            throw error(start, "expected '" + kw + "', got " + found());
-        }
-        pos += kw.length();
-    }
-
-    private void expect(char c) {
-        skipSpaces();
-        if (peek() != c) {
-            throw error(pos, "expected '" + c + "', got " + found());
-        }
-        pos++;
-    }
-
-    private long unsigned(String what, long max) {
-        skipSpaces();
-        int start = pos;
-        if (!Character.isDigit(peek())) {
-            throw error(start, "expected " + what + " (a non-negative integer), got " + found());
-        }
-        long v = magnitude(false);
-        if (v > max) {
-            throw error(start, what + " must be at most " + max + ", got " + v);
-        }
-        return v;
-    }
-
-    private void endOfLine() {
-        skipSpaces();
-        if (pos != line.text().length()) {
-            throw error(pos, "expected end of line, got " + found());
-        }
-    }
-
-    /** What is at the cursor, for messages: a quoted word or character, or "end of line". */
-    private String found() {
-        if (pos >= line.text().length()) {
-            return "end of line";
-        }
-        int end = pos;
-        while (end < line.text().length() && isIdentPart(line.text().charAt(end))) {
-            end++;
-        }
-        return "'" + line.text().substring(pos, Math.max(end, pos + 1)) + "'";
-    }
-
-    private KernelParseException error(int col, String message) {
-        return new KernelParseException(line.number(), col + 1, message);
-    }
 }

@@ -67,6 +67,13 @@ abstract class TileEngineContract {
         assertThat(values(row)).containsExactly(7, 8, 9);
         assertThatThrownBy(() -> e.load(row, v, new long[] {8}, 1, 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("load").hasMessageContaining("outside tensor");
+        assertThatThrownBy(() -> e.load(row, v, new long[] {Long.MAX_VALUE}, 1, 3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside tensor");
+        assertThatThrownBy(() -> e.load(row, v, new long[] {-1}, 1, 3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outside tensor");
+        Tile none = Tile.allocate(DType.FP32, 1, 1);
+        e.load(none, v, new long[] {10}, 1, 0); // an empty region may sit at the end
+        assertThat(region(none)).containsExactly(1, 0);
     }
 
     @Test

@@ -102,23 +102,29 @@ public final class Ring {
         this.kernel = new String[window];
         this.coreType = new CoreType[window];
         this.scopeDepth = new int[window];
-        reset();
+        reset(true);
     }
 
-    /** Prepares the ring for a new run: everything empty, every slot CONSUMED (free). */
-    public void reset() {
+    /**
+     * Prepares the ring for a new run. Slots need no clearing after a clean run: every slot is re-initialised
+     * by {@link #initSlot} before a task of the new run can be seen in it, and a clean run leaves no object
+     * references behind. After a failed run ({@code full}) everything is cleared.
+     */
+    public void reset(boolean full) {
         tasks.reset();
         heap.reset();
         deps.reset();
-        Arrays.fill(shared, 0);
-        for (int s = 0; s < taskIdAt.length; s++) {
-            shared[s * STRIDE + STATE] = CONSUMED;
-            taskIdAt[s] = -1;
+        if (full) {
+            Arrays.fill(shared, 0);
+            for (int s = 0; s < taskIdAt.length; s++) {
+                shared[s * STRIDE + STATE] = CONSUMED;
+                taskIdAt[s] = -1;
+            }
+            Arrays.fill(body, null);
+            Arrays.fill(args, null);
+            Arrays.fill(kernel, null);
+            Arrays.fill(outputs, null);
         }
-        Arrays.fill(body, null);
-        Arrays.fill(args, null);
-        Arrays.fill(kernel, null);
-        Arrays.fill(outputs, null);
         Arrays.fill(cursors, 0);
         VarHandle.releaseFence();
     }
@@ -259,8 +265,10 @@ public final class Ring {
 
     /**
      * Walks {@code last_task_alive} forward over CONSUMED slots (simpler's {@code advance_ring_pointers}).
-     * One thread advances at a time; a thread that loses the try-lock leaves a pending mark, and the winner
-     * re-checks after unlocking so no advance is lost.
+     * One thread advances at a time; a thread that loses the try-lock leaves a pending mark and leaves. The
+     * winner takes the mark with an atomic swap (so it sees the loser's CONSUMED store), and after unlocking
+     * re-checks both the mark and the slot at the new tail. Unlock and mark are volatile on both sides
+     * (a Dekker pair): either the winner sees the loser's mark, or the loser sees the lock free and retries.
      */
     public void advance() {
         while (true) {
@@ -271,10 +279,10 @@ public final class Ring {
                 }
                 continue;
             }
-            LONGS.setVolatile(cursors, ADV_PENDING, 0L);
+            LONGS.getAndSet(cursors, ADV_PENDING, 0L);
             int last = lastTaskAlive();
             int cur = currentTaskIndex();
-            while (last - cur < 0 && state(slotOf(last)) == CONSUMED && taskIdAt[slotOf(last)] == taskId(id, last)) {
+            while (last - cur < 0 && state(slotOf(last)) == CONSUMED) {
                 int s = slotOf(last);
                 body[s] = null;
                 args[s] = null;
@@ -282,9 +290,9 @@ public final class Ring {
             }
             // Release: the cleared slots and everything the consumed tasks did happen-before the new tail.
             LONGS.setRelease(cursors, LAST, (long) last);
-            LONGS.setRelease(cursors, ADV_LOCK, 0L);
-            boolean more = last - cur < 0 && state(slotOf(last)) == CONSUMED;
-            if ((long) LONGS.getVolatile(cursors, ADV_PENDING) == 0L && !more) {
+            LONGS.setVolatile(cursors, ADV_LOCK, 0L);
+            if ((long) LONGS.getVolatile(cursors, ADV_PENDING) == 0L
+                    && !(last - currentTaskIndex() < 0 && state(slotOf(last)) == CONSUMED)) {
                 return;
             }
         }
