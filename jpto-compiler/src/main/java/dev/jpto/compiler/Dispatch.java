@@ -1,6 +1,7 @@
 package dev.jpto.compiler;
 
 import dev.jpto.compiler.exec.ProgramInterpreter;
+import dev.jpto.compiler.run.AutoRings;
 import dev.jpto.compiler.run.CallConfigs;
 import dev.jpto.compiler.run.OsEnv;
 import dev.jpto.compiler.run.RunConfig;
@@ -9,6 +10,7 @@ import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.Chip;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,11 +28,20 @@ final class Dispatch {
     }
 
     /**
-     * Validates and converts {@code config} once for {@code program} (which resolves {@code auto} ring sizes);
-     * callers that run repeatedly reuse the result.
+     * Validates and converts {@code config} once for {@code program}, whose ring plan resolves {@code auto} ring
+     * sizes ({@link AutoRings}); callers that run repeatedly reuse the result.
      */
     static CallConfig callConfig(RunConfig config, CompiledProgram program) {
-        return CallConfigs.from(config, program.program());
+        return callConfig(AutoRings.resolve(config, program.program()));
+    }
+
+    /** One CallConfig for several programs (L3); {@code auto} ring sizes cover every program's plan. */
+    static CallConfig callConfig(RunConfig config, List<CompiledProgram> programs) {
+        return callConfig(AutoRings.resolve(config, programs.stream().map(CompiledProgram::program).toList()));
+    }
+
+    private static CallConfig callConfig(RunConfig config) {
+        return CallConfigs.from(config);
     }
 
     static RunReport run(Chip chip, CompiledProgram program, Map<String, Tensor> args, CallConfig call) {

@@ -5,6 +5,7 @@ import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Resolves {@code ring_task_window=auto}, {@code ring_heap=auto} and {@code ring_dep_pool=auto} against the
@@ -40,19 +41,49 @@ public final class AutoRings {
         return any(config) ? resolve(config, RingPlanner.plan(program)) : config;
     }
 
-    /** {@code config} with its auto fields replaced by {@code plan}'s recommendations. */
-    public static RunConfig resolve(RunConfig config, RingPlan plan) {
+    /**
+     * For one CallConfig shared by several programs (L3, one program per chip): auto fields become, per ring, the
+     * largest recommendation over the programs' plans.
+     */
+    public static RunConfig resolve(RunConfig config, List<Program> programs) {
+        if (!any(config)) {
+            return config;
+        }
+        if (programs.isEmpty()) {
+            throw new IllegalArgumentException(String.join(", ", autoKeys(config)) + "=auto needs at least one program "
+                    + "to plan");
+        }
+        List<RingPlan> plans = new ArrayList<>();
+        for (Program p : programs) {
+            plans.add(RingPlanner.plan(p));
+        }
+        return resolve(config, plans.toArray(RingPlan[]::new));
+    }
+
+    /** {@code config} with its auto fields replaced by the plans' recommendations (per ring, the largest). */
+    public static RunConfig resolve(RunConfig config, RingPlan... plans) {
         RunConfig c = config;
         if (c.ringTaskWindow().isAuto()) {
-            c = c.withRingTaskWindow(size(plan.taskWindows()));
+            c = c.withRingTaskWindow(size(max(plans, RingPlan::taskWindows)));
         }
         if (c.ringHeap().isAuto()) {
-            c = c.withRingHeap(size(plan.heaps()));
+            c = c.withRingHeap(size(max(plans, RingPlan::heaps)));
         }
         if (c.ringDepPool().isAuto()) {
-            c = c.withRingDepPool(size(plan.depPools()));
+            c = c.withRingDepPool(size(max(plans, RingPlan::depPools)));
         }
         return c;
+    }
+
+    private static long[] max(RingPlan[] plans, Function<RingPlan, long[]> values) {
+        long[] m = new long[RingSize.RINGS];
+        for (RingPlan p : plans) {
+            long[] v = values.apply(p);
+            for (int r = 0; r < m.length; r++) {
+                m[r] = Math.max(m[r], v[r]);
+            }
+        }
+        return m;
     }
 
     /** For checks that need no program: auto fields read as absent (auto is always a valid value). */

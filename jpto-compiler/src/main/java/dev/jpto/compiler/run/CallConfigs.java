@@ -3,6 +3,7 @@ package dev.jpto.compiler.run;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.RuntimeEnv;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -50,5 +51,10 @@ public final class CallConfigs {
      */
     public static CallConfig from(RunConfig config, Program program) {
         return from(AutoRings.resolve(config, program));
+    }
+
+    /** As {@link #from(RunConfig, Program)} for one CallConfig shared by several programs (L3): auto covers all. */
+    public static CallConfig from(RunConfig config, List<Program> programs) {
+        return from(AutoRings.resolve(config, programs));
     }
 }

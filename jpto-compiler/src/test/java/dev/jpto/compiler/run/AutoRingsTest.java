@@ -56,4 +56,17 @@ class AutoRingsTest {
         assertThat(AutoRings.resolve(c, program)).isSameAs(c);
         assertThat(CallConfigs.from(c, program)).isEqualTo(CallConfigs.from(c));
     }
+
+    /** One CallConfig for several programs (L3): auto takes, per ring, the largest recommendation. */
+    @Test
+    void severalProgramsGetThePerRingMaximum() {
+        Program hog = PlanPrograms.heapHogAt(0, 40);
+        RunConfig c = RunConfig.fromMap(Map.of("ring_task_window", "auto", "ring_heap", "auto"));
+        RunConfig both = AutoRings.resolve(c, java.util.List.of(program, hog));
+        long[] w = RingPlanner.plan(hog).taskWindows();
+        assertThat(w[0]).isEqualTo(128);
+        assertThat(both.ringTaskWindow().entries()).containsExactly(128, 4, 4, plan.taskWindows()[3]);
+        assertThat(both.ringHeap()).isEqualTo(RingSize.of(1L << 20));
+        assertThatThrownBy(() -> AutoRings.resolve(c, java.util.List.of())).hasMessageContaining("at least one program");
+    }
 }
