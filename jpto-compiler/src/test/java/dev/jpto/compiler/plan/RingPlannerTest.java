@@ -113,8 +113,34 @@ class RingPlannerTest {
         assertThat(RingPlanner.plan(writesThenReads(8, "reshape")).ring(0).depEntries()).isEqualTo(8);
     }
 
+    /**
+     * A whole-tensor writer starting at row 0 still reaches a reader of a late block through the row index; an
+     * INOUT covering a block retires that block's writer, so a second reader waits only for the INOUT.
+     */
+    @Test
+    void longWritersAndCoveredEntries() {
+        int n = 8;
+        ProgramBuilder p = ProgramBuilder.program("long_writer");
+        TensorVar x = p.input("x", FP32, 64L * n, 64);
+        TensorVar t = p.output("t", FP32, 64L * n, 64);
+        TensorVar y = p.output("y", FP32, 64L * n, 64);
+        KernelRef copy = p.aiv(PlanPrograms.copy("copy_tile", 64, 64));
+        KernelRef copyAll = p.aiv(PlanPrograms.copy("copy_all", 64 * n, 64));
+        KernelRef acc = p.aiv(PlanPrograms.accumulate());
+        p.orchestrate(o -> {
+            o.submit(copyAll, in(x), outExisting(t));                                           // 0 edges
+            o.forRange("i", n, i -> o.submit(copy, in(x.block(64, 64).at(i, 0)),
+                    outExisting(t.block(64, 64).at(i, 0))));                                    // 0 edges each
+            o.submit(copy, in(t.block(64, 64).at(n - 1, 0)), outExisting(y.block(64, 64).at(0, 0))); // whole + block
+            o.submit(acc, in(x.block(64, 64).at(0, 0)), dev.jpto.compiler.dsl.TaskArg.inout(
+                    t.block(64, 64).at(2, 0)));                                                 // whole + block 2
+            o.submit(copy, in(t.block(64, 64).at(2, 0)), outExisting(y.block(64, 64).at(1, 0))); // whole + acc
+        });
+        assertThat(RingPlanner.plan(p.build()).ring(0).depEntries()).isEqualTo(2 + 2 + 2);
+    }
+
     /** n tasks write the 64-row blocks of t; then readers: one per block, one whole, only block 0, or a reshape. */
-    private static Program writesThenReads(int n, String reader) {
+    static Program writesThenReads(int n, String reader) {
         ProgramBuilder p = ProgramBuilder.program("w_then_r_" + reader);
         TensorVar x = p.input("x", FP32, 64L * n, 64);
         TensorVar t = p.output("t", FP32, 64L * n, 64);
