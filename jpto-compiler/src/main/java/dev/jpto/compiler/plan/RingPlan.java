@@ -2,9 +2,11 @@ package dev.jpto.compiler.plan;
 
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Sizes;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToLongFunction;
 
 /**
@@ -74,6 +76,45 @@ public record RingPlan(String program, List<RingNeed> rings) {
             sb.append(bytes ? Sizes.format(v[r]) : Long.toString(v[r]));
         }
         return sb.toString();
+    }
+
+    /**
+     * What the ring sizes in force ({@code env}, defaults applied) lack for this plan, as a sentence with the
+     * runtime_cfg to use instead; empty when every ring holds its planned task window and heap. Dep pools are
+     * mentioned only as "may need" (the planned entries are an upper bound). A heap at or above the planned
+     * minimum is taken to pass (true in all but rare wrap corners; the recommendation itself is checked).
+     */
+    public Optional<String> advice(RuntimeEnv env) {
+        List<String> shortOf = new ArrayList<>();
+        Map<String, String> cfg = runtimeCfg();
+        Map<String, String> use = new LinkedHashMap<>();
+        for (RingNeed n : rings) {
+            int r = n.ring();
+            if (env.taskWindow(r) <= n.liveTasks()) {
+                shortOf.add("ring " + r + " task window > " + n.liveTasks() + " (in force " + env.taskWindow(r) + ")");
+                use.put("ring_task_window", cfg.get("ring_task_window"));
+            }
+            if (env.heap(r) < n.heapBytes()) {
+                shortOf.add("ring " + r + " heap " + Sizes.format(n.heapBytes()) + " (in force "
+                        + Sizes.format(env.heap(r)) + ")");
+                use.put("ring_heap", cfg.get("ring_heap"));
+            }
+        }
+        if (shortOf.isEmpty()) {
+            return Optional.empty();
+        }
+        for (RingNeed n : rings) {
+            if (env.depPool(n.ring()) < n.depEntries()) {
+                shortOf.add("ring " + n.ring() + " may need up to " + n.depEntries() + " dep pool entries (in force "
+                        + env.depPool(n.ring()) + ")");
+                use.put("ring_dep_pool", cfg.get("ring_dep_pool"));
+            }
+        }
+        List<String> kv = new ArrayList<>();
+        use.forEach((k, v) -> kv.add(k + "=" + v));
+        return Optional.of("the static ring plan of '" + program + "' needs " + String.join(", ", shortOf)
+                + "; use runtime_cfg " + String.join(" ", kv) + " (or " + String.join(" ", use.keySet().stream()
+                .map(k -> k + "=auto").toList()) + ")");
     }
 
     /** {@link #runtimeCfg()} as {@code --runtime-cfg} arguments on one line. */

@@ -206,4 +206,20 @@ class RingPlannerTest {
         assertThat(plan.table()).contains("ring plan for 'nested_4'", "runtime_cfg: ring_task_window=")
                 .hasLineCount(8);
     }
+
+    /** Against the runtime defaults, a program needing more than 256 MiB on ring 1 is told what to use. */
+    @Test
+    void adviceNamesTheShortRingsAndTheFix() {
+        RingPlan big = RingPlanner.plan(PlanPrograms.heapHogAt(1, 17_000));
+        assertThat(big.ring(1).heapBytes()).isEqualTo(17_000 * 16 * K);
+        assertThat(big.ring(1).recommendedHeap()).isEqualTo(266L << 20);
+        assertThat(big.advice(dev.jpto.runtime.RuntimeEnv.defaults())).hasValueSatisfying(a -> assertThat(a)
+                .contains("ring 1 heap 272000KiB (in force 256MiB)", "ring 1 task window > 34000 (in force 16384)",
+                        "ring_heap=1MiB,266MiB,1MiB,1MiB", "ring_task_window=4,65536,4,4", "ring_heap=auto"));
+        assertThat(big.advice(dev.jpto.runtime.RuntimeEnv.defaults().withRingHeap(0, 266L << 20, 0, 0)
+                .withRingTaskWindow(0, 65536, 0, 0))).isEmpty();
+        RingPlan chain = RingPlanner.plan(PlanPrograms.scopedChain(6));
+        assertThat(chain.advice(dev.jpto.runtime.RuntimeEnv.defaults().withRingHeap(40 * K))).hasValueSatisfying(
+                a -> assertThat(a).contains("ring 1 heap 48KiB (in force 40KiB)").doesNotContain("ring_task_window"));
+    }
 }
