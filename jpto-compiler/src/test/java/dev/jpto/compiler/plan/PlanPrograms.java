@@ -31,7 +31,7 @@ public final class PlanPrograms {
     private PlanPrograms() {
     }
 
-    static Kernel copy(String name, int rows, int cols) {
+    public static Kernel copy(String name, int rows, int cols) {
         KernelBuilder k = KernelBuilder.kernel(name);
         KTensor src = k.input("src", FP32, 2);
         KTensor dst = k.output("dst", FP32, 2);
