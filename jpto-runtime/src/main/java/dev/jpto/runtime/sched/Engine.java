@@ -118,6 +118,9 @@ public final class Engine {
      */
     public boolean endRun(long graceMillis, long joinMillis) {
         stop = true;
+        for (Thread w : workers) {
+            LockSupport.unpark(w); // parked idle threads leave now, not at their park bound
+        }
         long deadline = System.nanoTime() + graceMillis * 1_000_000;
         boolean interrupted = false;
         while (idleWorkers.get() < threads) {
@@ -189,9 +192,10 @@ public final class Engine {
         return orchDone;
     }
 
+    /** Opaque: only the watchdog reads these, and a slightly stale view only delays its verdict. */
     void setRunning(int thread, long raw, long core) {
-        LONGS.setRelease(running, thread * RUNNING_STRIDE, raw);
-        LONGS.setRelease(running, thread * RUNNING_STRIDE + 1, core);
+        LONGS.setOpaque(running, thread * RUNNING_STRIDE + 1, core);
+        LONGS.setOpaque(running, thread * RUNNING_STRIDE, raw);
     }
 
     long runningTask(int thread) {
@@ -274,10 +278,9 @@ public final class Engine {
                 wakeOne();
             }
         }
-        long[] edges = ring.fanins[slot];
         int n = ring.faninN[slot];
         for (int i = 0; i < n; i++) {
-            long e = edges[i];
+            long e = ring.faninEdge(slot, i);
             if ((e & Ring.EDGE_RETAIN) != 0) {
                 releaseProducer(e & Ring.EDGE_ID_MASK);
             }
@@ -299,7 +302,11 @@ public final class Engine {
         Ring ring = rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
         ring.releaseFanout(slot, Ring.SCOPE_BIT);
-        consumeIfDone(ring, slot);
+        // Not completed yet: its completing thread tests CONSUMED after marking COMPLETED and will see this
+        // release (volatile add here / volatile state store there), so the lock can be skipped.
+        if (ring.stateVolatile(slot) == Ring.COMPLETED) {
+            consumeIfDone(ring, slot);
+        }
     }
 
     private static void consumeIfDone(Ring ring, int slot) {
