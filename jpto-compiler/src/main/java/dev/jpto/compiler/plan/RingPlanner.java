@@ -22,6 +22,9 @@ import java.util.List;
  * live in every run) and may exceed it when the orchestrator runs ahead of the kernels on a larger ring —
  * memory the run did not need. Dep-pool entries are an upper bound: every dependency edge is counted as one
  * entry, although the runtime allocates one only if the producer has not completed when the edge is wired.
+ * {@code ring_dep_pool} also sizes the ring's fanin spill pool (spec b.5: a task's claimed edges past the 64 it
+ * holds inline, reclaimed as tasks retire); per task that is at most its edge count minus 64, so the same bound
+ * covers it.
  */
 public final class RingPlanner {
     private RingPlanner() {
