@@ -614,8 +614,9 @@ public final class OrchestratorImpl implements Orchestrator {
         waiter.reset();
         while (true) {
             boolean progress = reclaim(ring);
-            int last = ring.lastTaskAlive();
-            boolean taskFull = ring.tasks.full(last);
+            // The tail just applied to the allocators, not a fresher read: admission, heap tail and the
+            // reported high-water must agree.
+            boolean taskFull = ring.tasks.full(reclaimedUpTo[ring.id]);
             if (!taskFull) {
                 long off = ring.heap.tryBump(bytes, ring.tasks.nextLocal());
                 if (off != HeapRing.FULL) {
