@@ -50,18 +50,5 @@ public final class HeapLayout {
         public void reclaim(long newestReclaimed, long packedEnd) {
             ring.reclaim(newestReclaimed, packedEnd);
         }
-
-        public long top() {
-            return ring.top();
-        }
-
-        /** Bytes held, including space skipped at a wrap: {@code (top − tail) mod size}. */
-        public long used() {
-            return ring.used();
-        }
-
-        public long highWater() {
-            return ring.highWater();
-        }
     }
 }
