@@ -6,5 +6,6 @@ module dev.jpto.compiler {
     exports dev.jpto.compiler;
     exports dev.jpto.compiler.dsl;
     exports dev.jpto.compiler.ir;
+    exports dev.jpto.compiler.plan;
     exports dev.jpto.compiler.run;
 }

@@ -23,7 +23,7 @@ public final class Benchmark {
         if (rounds < 1) {
             throw new IllegalArgumentException("benchmark rounds must be >= 1: rounds=" + rounds + " (try 10)");
         }
-        CallConfig call = Dispatch.callConfig(config);
+        CallConfig call = Dispatch.callConfig(config, program);
         double[] us = new double[rounds];
         RunReport last = null;
         try (Chip chip = Dispatch.open(config)) {

@@ -46,7 +46,7 @@ public final class ChipWorker implements AutoCloseable {
     /** Runs once; {@code config} must name this worker's chip. */
     public RunReport run(CompiledProgram program, Map<String, Tensor> args, RunConfig config) {
         Dispatch.checkSameChip(chip, config);
-        return Dispatch.run(chip, program, args, Dispatch.callConfig(config));
+        return Dispatch.run(chip, program, args, Dispatch.callConfig(config, program));
     }
 
     @Override

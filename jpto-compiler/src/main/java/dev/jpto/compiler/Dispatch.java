@@ -1,6 +1,7 @@
 package dev.jpto.compiler;
 
 import dev.jpto.compiler.exec.ProgramInterpreter;
+import dev.jpto.compiler.run.AutoRings;
 import dev.jpto.compiler.run.CallConfigs;
 import dev.jpto.compiler.run.OsEnv;
 import dev.jpto.compiler.run.RunConfig;
@@ -9,6 +10,7 @@ import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.Chip;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -25,8 +27,20 @@ final class Dispatch {
         return Chip.open(config.platform(), config.deviceId(), OsEnv.chipOptions(config.osEnv()));
     }
 
-    /** Validates and converts {@code config} once; callers that run repeatedly reuse the result. */
-    static CallConfig callConfig(RunConfig config) {
+    /**
+     * Validates and converts {@code config} once for {@code program}, whose ring plan resolves {@code auto} ring
+     * sizes ({@link AutoRings}); callers that run repeatedly reuse the result.
+     */
+    static CallConfig callConfig(RunConfig config, CompiledProgram program) {
+        return callConfig(AutoRings.resolve(config, program.program()));
+    }
+
+    /** One CallConfig for several programs (L3); {@code auto} ring sizes cover every program's plan. */
+    static CallConfig callConfig(RunConfig config, List<CompiledProgram> programs) {
+        return callConfig(AutoRings.resolve(config, programs.stream().map(CompiledProgram::program).toList()));
+    }
+
+    private static CallConfig callConfig(RunConfig config) {
         return CallConfigs.from(config);
     }
 
@@ -41,7 +55,7 @@ final class Dispatch {
 
     /** Opens the chip, runs once, closes it. */
     static RunReport runOnce(CompiledProgram program, Map<String, Tensor> args, RunConfig config) {
-        CallConfig call = callConfig(config);
+        CallConfig call = callConfig(config, program);
         ProgramArgs.bind(program.program(), args);
         try (Chip chip = open(config)) {
             return run(chip, program, args, call);

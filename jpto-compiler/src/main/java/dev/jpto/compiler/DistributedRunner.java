@@ -36,7 +36,7 @@ public final class DistributedRunner {
         if (jobs.isEmpty()) {
             throw new IllegalArgumentException("distributed run needs at least one job");
         }
-        CallConfig call = Dispatch.callConfig(config);
+        CallConfig call = Dispatch.callConfig(config, jobs.stream().map(Job::program).toList());
         for (Job j : jobs) {
             ProgramArgs.bind(j.program().program(), j.args());
         }

@@ -6,7 +6,8 @@ import dev.jpto.runtime.Sizes;
  * One ring-sizing field of {@link RunConfig} ({@code ring_task_window}, {@code ring_heap},
  * {@code ring_dep_pool}): absent (every ring keeps its default), one value for all four rings, or one value
  * per ring (0 keeps that ring's default). The string form is {@code 512MiB} or {@code 0,0,2GiB,0}; sizes take
- * binary units ({@link Sizes#parseBytes}).
+ * binary units ({@link Sizes#parseBytes}). {@code auto} ({@link Auto}) means "what the program's ring plan
+ * recommends" and is resolved, per ring, when a dispatch has the program ({@link AutoRings}).
  */
 public sealed interface RingSize {
     int RINGS = 4;
@@ -23,9 +24,25 @@ public sealed interface RingSize {
     record PerRing(long ring0, long ring1, long ring2, long ring3) implements RingSize {
     }
 
+    /**
+     * Sized from the program's ring plan ({@code dev.jpto.compiler.plan.RingPlanner}) at dispatch, for all four
+     * rings; {@link CallConfigs#from(RunConfig, dev.jpto.compiler.ir.Program)} replaces it with the plan's values.
+     */
+    record Auto() implements RingSize {
+    }
+
     static RingSize absent() {
         return new Absent();
     }
+
+    static RingSize auto() {
+        return new Auto();
+    }
+
+    default boolean isAuto() {
+        return this instanceof Auto;
+    }
+
 
     static RingSize of(long value) {
         return new Uniform(value);
@@ -45,6 +62,8 @@ public sealed interface RingSize {
             case Absent a -> new long[RINGS];
             case Uniform u -> new long[] {u.value(), u.value(), u.value(), u.value()};
             case PerRing p -> new long[] {p.ring0(), p.ring1(), p.ring2(), p.ring3()};
+            case Auto a -> throw new IllegalStateException("ring size 'auto' has no entries until it is resolved "
+                    + "against the program's ring plan (CallConfigs.from(config, program))");
         };
     }
 
@@ -57,14 +76,18 @@ public sealed interface RingSize {
             case Absent a -> "";
             case Uniform u -> Long.toString(u.value());
             case PerRing p -> p.ring0() + "," + p.ring1() + "," + p.ring2() + "," + p.ring3();
+            case Auto a -> "auto";
         };
     }
 
     /**
      * Parses one value or exactly four comma-separated values; {@code key} names the field in errors.
-     * Range rules are not checked here (see {@link RunConfig}).
+     * Range rules are not checked here (see {@link RunConfig}). {@code auto} (any case) is {@link Auto}.
      */
     static RingSize parse(String key, String text) {
+        if (text.strip().equalsIgnoreCase("auto")) {
+            return auto();
+        }
         String[] parts = text.split(",", -1);
         if (parts.length != 1 && parts.length != RINGS) {
             throw new IllegalArgumentException(key + " takes one value or exactly " + RINGS

@@ -22,9 +22,9 @@ import java.util.regex.Pattern;
  * @param enableDepGen     write the dependency graph (deps.json)
  * @param enableScopeStats write scope statistics (scope_stats/scope_stats.jsonl)
  * @param outputPrefix     directory for DFX outputs; required when any DFX flag is on; "" = none
- * @param ringTaskWindow   task slots per ring (power of two in [4, 2^30])
- * @param ringHeap         heap bytes per ring (≥ 1024)
- * @param ringDepPool      dependency entries per ring (in [4, 2^31−1])
+ * @param ringTaskWindow   task slots per ring (power of two in [4, 2^30]), or auto (from the ring plan)
+ * @param ringHeap         heap bytes per ring (≥ 1024), or auto (from the ring plan)
+ * @param ringDepPool      dependency entries per ring (in [4, 2^31−1]), or auto (from the ring plan)
  * @param osEnv            OS environment overrides for the run — not ring sizing (see {@link OsEnv} for what is
  *                         accepted); host-only
  *
@@ -114,7 +114,7 @@ public record RunConfig(
      * ({@link CallConfigs#from}) and the os_env names ({@link OsEnv#chipOptions}). Returns this config.
      */
     public RunConfig validate() {
-        CallConfigs.from(this);
+        CallConfigs.from(AutoRings.withoutAuto(this));
         OsEnv.chipOptions(osEnv);
         return this;
     }
