@@ -190,15 +190,15 @@ class SurfaceRingSizingTest {
                         assertThat(e.orchErrorCode()).isEqualTo(2);
                         assertThat(e.getMessage()).startsWith("orch_error_code=2 HEAP_RING_DEADLOCK - ")
                                 .contains("set ring_heap for ring 0")
-                                .contains("program static ring plan: the heap the open scopes hold at once per ring "
-                                        + "is 131072,0,0,0 bytes; runtime_cfg ring_heap=144KiB,0,0,0 covers it")
+                                .contains("the static ring plan of 'heap_hog' needs ring 0 heap 128KiB (in force 64KiB);"
+                                        + " use runtime_cfg ring_heap=1MiB")
                                 .endsWith("[runtime_status=-2]");
                     });
 
             // The advice in the message is a working runtime_cfg.
             String message = org.assertj.core.api.Assertions.catchThrowable(
                     () -> surface.run(hog, args(arena, hog), tooSmall, tmp)).getMessage();
-            java.util.regex.Matcher advice = java.util.regex.Pattern.compile("runtime_cfg (ring_heap)=(\\S+) covers it")
+            java.util.regex.Matcher advice = java.util.regex.Pattern.compile("use runtime_cfg (ring_heap)=(\\S+)")
                     .matcher(message);
             assertThat(advice.find()).as(message).isTrue();
             Map<String, Tensor> advised = args(arena, hog);
