@@ -49,6 +49,23 @@ class JptoCliTest {
     }
 
     @Test
+    void planRecommendsSizesThatRunAndFlagsSizesThatDeadlock() {
+        assertThat(jpto("plan", "basic.matmul", "--preset", "tiny")).isZero();
+        String recommended = outLines().stream().filter(l -> l.startsWith("[PLAN] recommended: ")).findFirst()
+                .orElseThrow().substring("[PLAN] recommended: ".length());
+        assertThat(out()).contains("cover the plan").contains("heap_needed");
+
+        List<String> runArgs = new java.util.ArrayList<>(List.of("run", "basic.matmul", "--preset", "tiny"));
+        runArgs.addAll(List.of(recommended.split(" ")));
+        assertThat(jpto(runArgs.toArray(String[]::new))).as(out() + err()).isZero();
+
+        assertThat(jpto("plan", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB")).isZero();
+        assertThat(out()).contains("NOT ENOUGH with the sizes in force").contains("in force 64KiB");
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB")).isEqualTo(3);
+        assertThat(err()).contains("HEAP_RING_DEADLOCK");
+    }
+
+    @Test
     void listShowsEveryProgramWithItsPresetsAndTheDefaultMarked() {
         assertThat(jpto("list")).isZero();
         for (ProgramDef p : Programs.registry().all()) {
