@@ -121,8 +121,9 @@ class JptoCliTest {
     @Test
     void anUnknownCommandListsTheCommands() {
         assertThat(jpto("frob")).isEqualTo(ExitCodes.USAGE);
-        assertThat(err().strip()).isEqualTo("jpto: unknown command 'frob'; commands: help, list, run, compile, exec, "
-                + "bench; see 'jpto --help'");
+        String commands = String.join(", ", JptoCommand.commandLine().getSubcommands().keySet());
+        assertThat(commands).startsWith("help, list, run, compile, exec").contains("plan", "bench");
+        assertThat(err().strip()).isEqualTo("jpto: unknown command 'frob'; commands: " + commands + "; see 'jpto --help'");
     }
 
     @Test
