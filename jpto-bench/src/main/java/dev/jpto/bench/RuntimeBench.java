@@ -2,7 +2,7 @@ package dev.jpto.bench;
 
 import dev.jpto.lib.bench.RuntimeWorkload;
 import dev.jpto.runtime.CallConfig;
-import dev.jpto.runtime.Chip;
+import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.Platform;
 import java.lang.foreign.Arena;
 import java.util.Locale;

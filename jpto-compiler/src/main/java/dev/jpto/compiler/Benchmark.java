@@ -3,7 +3,7 @@ package dev.jpto.compiler;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.CallConfig;
-import dev.jpto.runtime.Chip;
+import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.RunReport;
 import java.util.Arrays;
 import java.util.Map;

@@ -7,7 +7,7 @@ import dev.jpto.compiler.run.OsEnv;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.CallConfig;
-import dev.jpto.runtime.Chip;
+import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.jpto.runtime;
 
+import dev.jpto.runtime.chip.Chip;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,6 +1,6 @@
 package dev.jpto.compiler.plan;
 
-import dev.jpto.runtime.HeapLayout;
+import dev.jpto.runtime.chip.HeapLayout;
 import dev.jpto.runtime.RuntimeEnv;
 
 /**

@@ -7,7 +7,7 @@ import dev.jpto.compiler.ir.SubmitArg;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.ir.TensorExpr;
 import dev.jpto.runtime.Direction;
-import dev.jpto.runtime.HeapLayout;
+import dev.jpto.runtime.chip.HeapLayout;
 import dev.jpto.runtime.RuntimeEnv;
 import java.util.ArrayList;
 import java.util.HashMap;

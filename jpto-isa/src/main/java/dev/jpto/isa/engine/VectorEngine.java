@@ -1,5 +1,6 @@
 package dev.jpto.isa.engine;
 
+import dev.jpto.isa.op.Elementwise;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.Tensor;

@@ -1,7 +1,7 @@
 package dev.jpto.lib.bench;
 
 import dev.jpto.runtime.CallConfig;
-import dev.jpto.runtime.Chip;
+import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.Platform;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;

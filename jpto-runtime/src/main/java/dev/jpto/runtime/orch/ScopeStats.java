@@ -54,7 +54,7 @@ public final class ScopeStats {
                 .filter(f -> {
                     String c = f.getClassName();
                     return !c.startsWith("dev.jpto.runtime.orch.") && !c.startsWith("dev.jpto.runtime.sched.")
-                            && !c.equals("dev.jpto.runtime.Chip");
+                            && !c.equals("dev.jpto.runtime.chip.Chip");
                 })
                 .findFirst()
                 .map(f -> f.getFileName() + ":" + f.getLineNumber())

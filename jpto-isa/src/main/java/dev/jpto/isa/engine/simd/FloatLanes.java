@@ -1,6 +1,6 @@
 package dev.jpto.isa.engine.simd;
 
-import dev.jpto.isa.engine.Elementwise;
+import dev.jpto.isa.op.Elementwise;
 import dev.jpto.isa.op.Fn;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;

@@ -2,7 +2,7 @@ package dev.jpto.isa.engine.simd;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tile;
-import dev.jpto.isa.engine.Elementwise;
+import dev.jpto.isa.op.Elementwise;
 import dev.jpto.isa.op.Fn;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,8 +1,7 @@
-package dev.jpto.isa.engine;
+package dev.jpto.isa.op;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.RoundingMode;
-import dev.jpto.isa.op.Fn;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -70,7 +69,7 @@ public final class Elementwise {
             case NEG -> -x;
             case ABS -> Math.abs(x);
             case RELU -> Math.max(x, 0);
-            default -> throw new IllegalArgumentException(OpChecks.name(fn) + " is not defined on integer tiles");
+            default -> throw new IllegalArgumentException(fn.name().toLowerCase(java.util.Locale.ROOT) + " is not defined on integer tiles");
         };
     }
 

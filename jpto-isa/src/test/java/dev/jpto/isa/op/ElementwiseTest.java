@@ -1,4 +1,4 @@
-package dev.jpto.isa.engine;
+package dev.jpto.isa.op;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,12 @@
-package dev.jpto.runtime;
+package dev.jpto.runtime.chip;
 
+import dev.jpto.runtime.CallConfig;
+import dev.jpto.runtime.ChipOptions;
+import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.Orchestration;
+import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.RunReport;
+import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.orch.OrchestratorImpl;
 import dev.jpto.runtime.orch.ScopeStats;
 import dev.jpto.runtime.ring.NativeRegion;

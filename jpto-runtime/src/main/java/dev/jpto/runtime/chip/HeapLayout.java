@@ -1,4 +1,4 @@
-package dev.jpto.runtime;
+package dev.jpto.runtime.chip;
 
 import dev.jpto.runtime.orch.OrchestratorImpl;
 import dev.jpto.runtime.ring.HeapRing;
