@@ -1,0 +1,51 @@
+package dev.jpto.lib.registry;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jpto.compiler.plan.RingNeed;
+import dev.jpto.compiler.plan.RingPlan;
+import dev.jpto.compiler.plan.RingPlanner;
+import dev.jpto.lib.Programs;
+import dev.jpto.lib.runner.GoldenRunner;
+import dev.jpto.lib.runner.RunResult;
+import dev.jpto.lib.runner.RunSpec;
+import dev.jpto.runtime.RunReport;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The static ring plan against the chip, for every registered program at its tiny presets: run with exactly
+ * the recommended runtime_cfg, the program passes, and per ring the measured high-water marks lie between the
+ * plan's live set and what the plan says is needed (the heap's need may exceed the live set by the space a
+ * wrap can waste), with the live set at least 1/1.25 of what was measured.
+ */
+class RegistryPlanTest {
+    static Stream<Arguments> tinyPresets() {
+        return Programs.registry().all().stream().flatMap(p -> p.presets().stream()
+                .filter(n -> n.startsWith("tiny")).map(n -> Arguments.of(p.name(), n)));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("tinyPresets")
+    void theRecommendedSizesRunAndBoundTheHighWaterMarks(String name, String preset) {
+        ProgramSpec spec = Programs.registry().get(name).spec(preset);
+        RingPlan plan = RingPlanner.plan(spec.program());
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        RunResult r = GoldenRunner.runJit(spec, RunSpec.defaults(new PrintStream(buf, true, StandardCharsets.UTF_8)),
+                plan.runtimeCfg());
+        assertThat(r.passed()).as(buf.toString(StandardCharsets.UTF_8)).isTrue();
+        for (RunReport.Ring measured : r.report().rings()) {
+            RingNeed need = plan.ring(measured.ring());
+            String where = name + " " + preset + " ring " + measured.ring() + " " + plan.table();
+            assertThat(measured.heapBytes()).as(where).isEqualTo(need.recommendedHeap());
+            assertThat(measured.heapMax()).as(where + " heap").isBetween(need.liveHeapBytes(), need.heapBytes());
+            assertThat(need.liveHeapBytes() * 1.25).as(where + " heap").isGreaterThanOrEqualTo(measured.heapMax());
+            assertThat(measured.taskWindowMax()).as(where + " tasks").isBetween(need.liveTasks(), need.liveTasks() + 1);
+        }
+    }
+}
