@@ -13,6 +13,7 @@ import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.TaskBody;
 import dev.jpto.runtime.ring.HeapRing;
 import dev.jpto.runtime.ring.Ring;
+import dev.jpto.runtime.sched.Diagnostics;
 import dev.jpto.runtime.sched.Engine;
 import dev.jpto.runtime.tensormap.TensorMap;
 import java.lang.foreign.MemorySegment;
@@ -126,7 +127,7 @@ public final class OrchestratorImpl implements Orchestrator {
         engine.orchestratorDone();
         waiter.reset();
         while (engine.completed() != engine.submitted()) {
-            idle("waiting for the last tasks");
+            idle();
         }
         waiter.reset();
         for (Ring r : rings) {
@@ -137,13 +138,13 @@ public final class OrchestratorImpl implements Orchestrator {
                             + r.tasks.nextLocal() + ", oldest " + headName(r) + "; sub_class=unknown:accounting/"
                             + "corruption); this is a runtime bug: please report it with this line", null);
                 }
-                idle("waiting for ring " + r.id + " to be reclaimed");
+                idle();
             }
             tmap.cleanupRetired(r.id, r.lastTaskAlive()); // leaves the map empty for a cheap reset
         }
     }
 
-    private void idle(String what) {
+    private void idle() {
         if (engine.latch.failed()) {
             throw failed(null);
         }
@@ -266,7 +267,7 @@ public final class OrchestratorImpl implements Orchestrator {
             throw fail(ErrorCode.SCOPE_DEADLOCK, "Scope Deadlock Detected! (ring " + r + ") the scope at depth " + depth
                     + " already holds " + inScope + " tasks, and a task window of " + ring.window() + " admits at most "
                     + (ring.window() - 1) + " live tasks while a scope's tasks stay live until the scope ends (task "
-                    + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
+                    + Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
                     + " kernel '" + kernelName + "'); split the scope into smaller scopes, or set ring_task_window for ring "
                     + r + " to at least " + rec + " (runtime_cfg " + Advice.perRing("ring_task_window",
                     env.ringTaskWindow(), r, rec) + ")", null);
@@ -390,8 +391,10 @@ public final class OrchestratorImpl implements Orchestrator {
 
     /**
      * Claims each producer under its lock (spec a.5): a producer that retired meanwhile is dropped; a
-     * completed one counts as satisfied; a running or pending one gets a node on its fanout list. WAIT-only
-     * edges give their pin back at once; RETAIN edges keep it until this task completes.
+     * completed one counts as satisfied; a running or pending one gets a node on its fanout list. RETAIN edges
+     * pin the producer ({@code fanout_count++}) until this task completes. WAIT-only edges take no pin:
+     * simpler pins them at claim and unpins at wiring because it claims and links in separate steps; here
+     * both happen in one hold of the lock, so the net-zero pin is skipped.
      */
     private int wire(Ring ring, long raw) {
         int slot = ring.slotOf(raw);
@@ -399,26 +402,28 @@ public final class OrchestratorImpl implements Orchestrator {
         for (int i = 0; i < edgeN; i++) {
             long e = edges[i];
             long p = e & Ring.EDGE_ID_MASK;
+            boolean retain = (e & Ring.EDGE_RETAIN) != 0;
             Ring pr = rings[(int) (p >>> 32)];
             int ps = pr.slotOf(p);
             pr.lock(ps);
-            if (pr.taskIdAt[ps] != p || pr.state(ps) == Ring.CONSUMED) {
+            int state = pr.state(ps);
+            if (pr.taskIdAt[ps] != p || state == Ring.CONSUMED) {
                 pr.unlock(ps);
                 satisfied++;
                 continue;
             }
-            pr.addFanoutLocked(ps);
-            if (pr.state(ps) == Ring.COMPLETED) {
+            if (retain) {
+                pr.addFanoutLocked(ps);
+            }
+            if (state == Ring.COMPLETED) {
                 pr.unlock(ps);
                 satisfied++;
             } else {
                 pr.fanoutHead[ps] = ring.deps.alloc(raw, pr.fanoutHead[ps]);
                 pr.unlock(ps);
             }
-            if ((e & Ring.EDGE_RETAIN) != 0) {
+            if (retain) {
                 ring.addFaninEdge(slot, e);
-            } else {
-                engine.releaseProducer(p);
             }
         }
         return satisfied;
@@ -464,7 +469,7 @@ public final class OrchestratorImpl implements Orchestrator {
         Ring ring = rings[r];
         int slot = ring.slotOf(taskId);
         if (ring.taskIdAt[slot] != taskId || !live(taskId)) {
-            throw new IllegalArgumentException("task " + dev.jpto.runtime.sched.Diagnostics.taskName(taskId)
+            throw new IllegalArgumentException("task " + Diagnostics.taskName(taskId)
                     + " is not live (never submitted, or already reclaimed); read outputs while their scope is open");
         }
         Tensor[] outs = ring.outputs[slot];
@@ -472,7 +477,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (a == null || argIndex < 0 || argIndex >= a.length || !(a[argIndex] instanceof Arg.Output)
                 || outs == null || outs[argIndex] == null) {
             throw new IllegalArgumentException("argument " + argIndex + " of task "
-                    + dev.jpto.runtime.sched.Diagnostics.taskName(taskId) + " (kernel '" + ring.kernel[slot]
+                    + Diagnostics.taskName(taskId) + " (kernel '" + ring.kernel[slot]
                     + "') is not an Arg.Output");
         }
         return outs[argIndex];
@@ -593,44 +598,17 @@ public final class OrchestratorImpl implements Orchestrator {
     }
 
     private String headName(Ring ring) {
-        int last = ring.lastTaskAlive();
-        if (last == ring.tasks.nextLocal()) {
-            return "<none>";
-        }
-        int s = ring.slotOf(last);
-        String state = switch (ring.state(s)) {
-            case Ring.PENDING -> "PENDING";
-            case Ring.COMPLETED -> "COMPLETED";
-            default -> "CONSUMED";
-        };
-        return dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(ring.id, last)) + " kernel '" + ring.kernel[s]
-                + "' state " + state + " scope depth " + ring.scopeDepth[s];
+        return AllocatorErrors.headName(ring);
     }
 
     private ChipRuntimeException heapDeadlock(Ring ring, long bytes, String kernel, String cause) {
-        HeapRing h = ring.heap;
-        int r = ring.id;
-        long rec = Advice.heap(h.size(), h.used(), bytes);
-        return fail(ErrorCode.HEAP_RING_DEADLOCK, "the task allocator could not reserve " + bytes
-                + " heap bytes on ring " + r + " (capacity " + h.size() + ", in use " + h.used() + ", available "
-                + h.available() + ", top " + h.top() + ", tail " + h.tail() + ", live tasks "
-                + ring.tasks.active(ring.lastTaskAlive()) + "/" + ring.window() + ", scope depth " + depth + ", task "
-                + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal())) + " kernel '"
-                + kernel + "'; " + cause + "); set ring_heap for ring " + r + " to at least "
-                + dev.jpto.runtime.Sizes.format(rec) + " (runtime_cfg " + Advice.perRing("ring_heap", env.ringHeap(), r, rec)
-                + ", or ring_heap=" + dev.jpto.runtime.Sizes.format(rec) + " for all rings)", null);
+        return fail(ErrorCode.HEAP_RING_DEADLOCK, AllocatorErrors.heap(ring, bytes, kernel, cause, depth,
+                env.ringHeap()), null);
     }
 
     private ChipRuntimeException taskRingDeadlock(Ring ring, long bytes, String kernel, String cause) {
-        int r = ring.id;
-        int active = ring.tasks.active(ring.lastTaskAlive());
-        long rec = Advice.taskWindow(ring.window(), active + 1);
-        return fail(ErrorCode.FLOW_CONTROL_DEADLOCK, "the task allocator could not get a task slot on ring " + r
-                + " (task window " + ring.window() + ", live tasks " + active + ", one slot is always kept free; heap "
-                + "in use " + ring.heap.used() + "/" + ring.heap.size() + ", request " + bytes + " bytes, scope depth "
-                + depth + ", task " + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
-                + " kernel '" + kernel + "'; " + cause + "); set ring_task_window for ring " + r + " to at least " + rec
-                + " (runtime_cfg " + Advice.perRing("ring_task_window", env.ringTaskWindow(), r, rec) + ")", null);
+        return fail(ErrorCode.FLOW_CONTROL_DEADLOCK, AllocatorErrors.taskRing(ring, bytes, kernel, cause, depth,
+                env.ringTaskWindow()), null);
     }
 
     private void ensureDepPool(Ring ring, int needed, long raw, String kernel) {
@@ -671,15 +649,8 @@ public final class OrchestratorImpl implements Orchestrator {
     }
 
     private ChipRuntimeException depDeadlock(Ring ring, int needed, long raw, String kernel, String cause) {
-        int r = ring.id;
-        long rec = Advice.depPool(ring.deps.capacity(), ring.deps.used() + needed);
-        return fail(ErrorCode.DEP_POOL_OVERFLOW, "Dependency Pool Deadlock: the dependency pool of ring " + r
-                + " could not supply " + needed + " entries (capacity " + ring.deps.capacity() + ", in use "
-                + ring.deps.used() + ", high-water " + ring.deps.highWater() + ", top " + ring.deps.top() + ", tail "
-                + ring.deps.tail() + ", last_task_alive " + ring.lastTaskAlive() + ", task "
-                + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "'; " + cause
-                + "); set ring_dep_pool for ring " + r + " to at least " + rec + " (runtime_cfg "
-                + Advice.perRing("ring_dep_pool", env.ringDepPool(), r, rec) + ")", null);
+        return fail(ErrorCode.DEP_POOL_OVERFLOW, AllocatorErrors.depPool(ring, needed, raw, kernel, cause,
+                env.ringDepPool()), null);
     }
 
     private void ensureTensorMap(int needed, long raw, String kernel) {
@@ -688,7 +659,7 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         if (needed > tmap.capacity()) {
             throw fail(ErrorCode.TENSORMAP_OVERFLOW, "TensorMap Entry Pool Overflow: task "
-                    + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "' registers " + needed
+                    + Diagnostics.taskName(raw) + " kernel '" + kernel + "' registers " + needed
                     + " INOUT/OUTPUT_EXISTING tensors, more than the whole pool of " + tmap.capacity()
                     + " entries; split the task", null);
         }
@@ -714,7 +685,7 @@ public final class OrchestratorImpl implements Orchestrator {
                         + " entries needed, none freed for " + waiter.elapsedNanos() / 1_000_000 + " ms (capacity "
                         + tmap.capacity() + ", in use " + tmap.used() + "; every entry is an INOUT/OUTPUT_EXISTING "
                         + "registration of a task that has not retired; task "
-                        + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "'); the pool size "
+                        + Diagnostics.taskName(raw) + " kernel '" + kernel + "'); the pool size "
                         + "is fixed (PTO2_TENSORMAP_POOL_SIZE=" + tmap.capacity() + "): split the work into smaller "
                         + "scopes so producers retire, or register fewer writes per live task", null);
             }

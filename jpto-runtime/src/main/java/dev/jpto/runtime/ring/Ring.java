@@ -173,7 +173,8 @@ public final class Ring {
 
     /** Under lock: marks COMPLETED and returns the fanout list head seen at that instant. */
     public long markCompletedLocked(int slot) {
-        INTS.setRelease(shared, slot * STRIDE + STATE, COMPLETED);
+        // Volatile: pairs with releaseFanout + stateVolatile in a scope release that skips the lock.
+        INTS.setVolatile(shared, slot * STRIDE + STATE, COMPLETED);
         return fanoutHead[slot];
     }
 
@@ -189,6 +190,11 @@ public final class Ring {
     /** Adds released references (1 per consumer, {@link #SCOPE_BIT} for the scope). */
     public void releaseFanout(int slot, int amount) {
         INTS.getAndAdd(shared, slot * STRIDE + FANOUT_REFCOUNT, amount);
+    }
+
+    /** State with a volatile read (the Dekker side of {@link #markCompletedLocked}). */
+    public int stateVolatile(int slot) {
+        return (int) INTS.getVolatile(shared, slot * STRIDE + STATE);
     }
 
     /**
