@@ -11,6 +11,7 @@ import dev.jpto.runtime.Orchestrator;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.TaskBody;
+import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.HeapRing;
 import dev.jpto.runtime.ring.Ring;
 import dev.jpto.runtime.sched.Diagnostics;
@@ -61,6 +62,12 @@ public final class OrchestratorImpl implements Orchestrator {
     private long[] edges = new long[16];
     private int edgeN;
     private final TensorMap.Sink waitSink = p -> addEdge(p, Ring.EDGE_WAIT);
+    /** DFX hooks of this run, or null (DFX off: every hook site is one null test). */
+    private TaskEvents events;
+    /** The task and argument a TensorMap lookup runs for, read by {@link #traceSink}. */
+    private long lookupTask;
+    private int lookupArg;
+    private final TensorMap.Sink traceSink = this::traceEdge;
     private Thread owner;
 
     /**
@@ -70,6 +77,7 @@ public final class OrchestratorImpl implements Orchestrator {
     public void reset(RuntimeEnv runEnv, ScopeStats runStats) {
         this.env = runEnv;
         this.stats = runStats;
+        this.events = null;
         this.owner = Thread.currentThread();
         depth = -1;
         scopeTasksSize = 0;
@@ -164,6 +172,11 @@ public final class OrchestratorImpl implements Orchestrator {
 
     private ChipRuntimeException fail(ErrorCode code, String detail, Throwable cause) {
         return engine.latch.latch(new ChipRuntimeException(code, detail, cause));
+    }
+
+    /** Sets the DFX hooks of this run (null for none); call after {@link #reset}. */
+    public void setEvents(TaskEvents runEvents) {
+        this.events = runEvents;
     }
 
     /** Peak live tasks per ring ({@code local − last_alive} after each allocation). */
@@ -317,6 +330,9 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimedUpTo[r]));
         placeOutputs(ring, slot, raw, heapOffset, args);
+        if (events != null) {
+            events.submitted(raw, kernelName, coreType, depth, args, ring.outputs[slot]);
+        }
 
         // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired
         // entries visible a little longer, and edges to retired producers are dropped at claim time.
@@ -325,14 +341,20 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         edgeN = 0;
         if (nTensors > 0) {
-            for (Arg a : args) {
-                if (a instanceof Arg.TensorArg(Tensor t, Direction d)) {
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] instanceof Arg.TensorArg(Tensor t, Direction d)) {
                     long creator = owners.get(t.bufferAddress());
                     if (creator != OwnerMap.NONE && live(creator)) {
                         addEdge(creator, Ring.EDGE_WAIT | Ring.EDGE_RETAIN);
+                        if (events != null) {
+                            events.edge(creator, raw, i, TaskEvents.SOURCE_CREATOR, Ring.EDGE_WAIT | Ring.EDGE_RETAIN,
+                                    -1);
+                        }
                     }
                     if (d == Direction.INPUT || d == Direction.INOUT) {
-                        tmap.lookup(t, d == Direction.INOUT, waitSink);
+                        lookupTask = raw;
+                        lookupArg = i;
+                        tmap.lookup(t, d == Direction.INOUT, events == null ? waitSink : traceSink);
                     }
                 }
             }
@@ -374,6 +396,11 @@ public final class OrchestratorImpl implements Orchestrator {
     private boolean live(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
         return (int) raw - r.lastTaskAlive() >= 0 && (int) raw - r.tasks.nextLocal() < 0;
+    }
+
+    private void traceEdge(long producer) {
+        addEdge(producer, Ring.EDGE_WAIT);
+        events.edge(producer, lookupTask, lookupArg, TaskEvents.SOURCE_TENSORMAP, Ring.EDGE_WAIT, tmap.lastOverlap());
     }
 
     private void addEdge(long producer, long flags) {
@@ -555,6 +582,27 @@ public final class OrchestratorImpl implements Orchestrator {
     }
 
     private long allocTaskSlowPath(Ring ring, long bytes, String kernel) {
+        if (events == null) {
+            return allocTaskWait(ring, bytes, kernel);
+        }
+        int resource = ring.tasks.full(reclaimedUpTo[ring.id]) ? TaskEvents.RES_TASK_WINDOW : TaskEvents.RES_HEAP;
+        long idles = waiter.idleCalls();
+        long t0 = System.nanoTime();
+        try {
+            return allocTaskWait(ring, bytes, kernel);
+        } finally {
+            traceWait(ring.id, resource, idles, t0);
+        }
+    }
+
+    /** Reports a wait that idled at least once (a slow path that succeeded at once is no back-pressure). */
+    private void traceWait(int ring, int resource, long idlesBefore, long t0) {
+        if (waiter.idleCalls() != idlesBefore) {
+            events.backPressure(ring, resource, t0, System.nanoTime());
+        }
+    }
+
+    private long allocTaskWait(Ring ring, long bytes, String kernel) {
         waiter.reset();
         while (true) {
             boolean progress = reclaim(ring);
@@ -618,6 +666,20 @@ public final class OrchestratorImpl implements Orchestrator {
         if (needed > ring.deps.capacity()) {
             throw depDeadlock(ring, needed, raw, kernel, "the task needs more entries than the whole pool holds");
         }
+        if (events == null) {
+            waitDepPool(ring, needed, raw, kernel);
+            return;
+        }
+        long idles = waiter.idleCalls();
+        long t0 = System.nanoTime();
+        try {
+            waitDepPool(ring, needed, raw, kernel);
+        } finally {
+            traceWait(ring.id, TaskEvents.RES_DEP_POOL, idles, t0);
+        }
+    }
+
+    private void waitDepPool(Ring ring, int needed, long raw, String kernel) {
         waiter.reset();
         while (true) {
             reclaim(ring);
@@ -663,6 +725,20 @@ public final class OrchestratorImpl implements Orchestrator {
                     + " INOUT/OUTPUT_EXISTING tensors, more than the whole pool of " + tmap.capacity()
                     + " entries; split the task", null);
         }
+        if (events == null) {
+            waitTensorMap(needed, raw, kernel);
+            return;
+        }
+        long idles = waiter.idleCalls();
+        long t0 = System.nanoTime();
+        try {
+            waitTensorMap(needed, raw, kernel);
+        } finally {
+            traceWait(Math.min(depth, 3), TaskEvents.RES_TENSORMAP, idles, t0);
+        }
+    }
+
+    private void waitTensorMap(int needed, long raw, String kernel) {
         waiter.reset();
         while (true) {
             int freed = 0;
