@@ -56,6 +56,7 @@ public final class OrchestratorImpl implements Orchestrator {
     /** The scheduler's {@code last_task_alive} as last applied to the orchestrator-side allocators. */
     private final int[] reclaimedUpTo = new int[RuntimeEnv.RINGS];
     private final int[] sinceRefresh = new int[RuntimeEnv.RINGS];
+    private int sinceTensorMapSync;
     private final int[] depReclaimedAt = new int[RuntimeEnv.RINGS];
     private final long[] taskWindowMax = new long[RuntimeEnv.RINGS];
 
@@ -84,6 +85,7 @@ public final class OrchestratorImpl implements Orchestrator {
         java.util.Arrays.fill(reclaimedUpTo, 0);
         java.util.Arrays.fill(depReclaimedAt, 0);
         java.util.Arrays.fill(sinceRefresh, 0);
+        sinceTensorMapSync = 0;
         java.util.Arrays.fill(taskWindowMax, 0);
         owners.clear();
         waiter.reset();
@@ -336,7 +338,8 @@ public final class OrchestratorImpl implements Orchestrator {
 
         // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired
         // entries visible a little longer, and edges to retired producers are dropped at claim time.
-        if (nTensors > 0) {
+        if (nTensors > 0 && ++sinceTensorMapSync >= PUBLISH_INTERVAL) {
+            sinceTensorMapSync = 0;
             syncTensorMap(r, slot);
         }
         edgeN = 0;
