@@ -140,6 +140,27 @@ class DepGraphFormatTest {
     }
 
     @Test
+    void aFailedRunStillWritesItsGraphAndTraceMarkedFatal(@TempDir Path dir) throws Exception {
+        try (Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> chip.run(orch -> {
+                long a = orch.submit("ok", dev.jpto.runtime.CoreType.AIV, ctx -> { },
+                        dev.jpto.runtime.Arg.output(DType.FP32, 8));
+                orch.submit("boom", dev.jpto.runtime.CoreType.AIV, ctx -> {
+                    throw new IllegalStateException("kernel bug");
+                }, dev.jpto.runtime.Arg.input(orch.output(a, 0)));
+            }, DfxPrograms.dfx(dir, 1, 0, 1, true, RuntimeEnv.defaults())))
+                    .isInstanceOf(dev.jpto.runtime.ChipRuntimeException.class).hasMessageContaining("kernel bug");
+            JsonNode root = JSON.readTree(dir.resolve("deps.json").toFile());
+            assertThat(root.get("fatal").asBoolean()).isTrue();
+            assertThat(root.get("tasks")).hasSize(2);
+            assertThat(root.get("edges")).hasSize(1);
+            // the task that threw has no slice; the one that ran has
+            assertThat(Files.readAllLines(dir.resolve("pmu.csv"))).hasSize(2);
+            assertThat(dir.resolve("chip_swimlane.json")).exists();
+        }
+    }
+
+    @Test
     void crossScopeEdgesOnlyToLiveProducers(@TempDir Path dir) throws Exception {
         // Two scopes; in each, t(2k) writes h (INOUT) and t(2k+1) reads it. The second writer finds the first
         // only if it has not retired yet (timing); its COVERED INOUT then replaces the first writer's entry, so
