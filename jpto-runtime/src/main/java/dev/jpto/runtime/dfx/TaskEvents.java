@@ -26,6 +26,7 @@ public interface TaskEvents {
     int RES_HEAP = 1;
     int RES_DEP_POOL = 2;
     int RES_TENSORMAP = 3;
+    int RES_FANIN_POOL = 4;
 
     /**
      * A task got its slot and its OUTPUT buffers, before its dependencies are looked up.

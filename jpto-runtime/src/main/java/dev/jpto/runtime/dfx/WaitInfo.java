@@ -7,6 +7,7 @@ record WaitInfo(int ring, int resource, long start, long end) {
             case TaskEvents.RES_TASK_WINDOW -> "task_window";
             case TaskEvents.RES_HEAP -> "heap";
             case TaskEvents.RES_DEP_POOL -> "dep_pool";
+            case TaskEvents.RES_FANIN_POOL -> "fanin_pool";
             default -> "tensormap";
         };
     }

@@ -12,6 +12,7 @@ import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.TaskBody;
 import dev.jpto.runtime.dfx.TaskEvents;
+import dev.jpto.runtime.ring.FaninPool;
 import dev.jpto.runtime.ring.HeapRing;
 import dev.jpto.runtime.ring.Ring;
 import dev.jpto.runtime.sched.Diagnostics;
@@ -292,6 +293,7 @@ public final class OrchestratorImpl implements Orchestrator {
                     + " entries (all rings full); close scopes earlier", null);
         }
         int nTensors = 0;
+        int nOutputs = 0;
         long heapBytes = 0;
         int registrations = 0;
         for (int i = 0; i < args.length; i++) {
@@ -300,6 +302,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 throw new NullPointerException("argument " + i + " of kernel '" + kernelName + "' is null");
             }
             if (a instanceof Arg.Output o) {
+                nOutputs++;
                 heapBytes += align(Math.max(1, o.byteSize()), OUTPUT_ALIGN);
             } else if (a instanceof Arg.TensorArg ta) {
                 nTensors++;
@@ -331,7 +334,9 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.scopeDepth[slot] = depth;
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimedUpTo[r]));
-        placeOutputs(ring, slot, raw, heapOffset, args);
+        if (nOutputs > 0) {
+            placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
+        }
         if (events != null) {
             events.submitted(raw, kernelName, coreType, depth, args, ring.outputs[slot]);
         }
@@ -452,11 +457,65 @@ public final class OrchestratorImpl implements Orchestrator {
                 pr.fanoutHead[ps] = ring.deps.alloc(raw, pr.fanoutHead[ps]);
                 pr.unlock(ps);
             }
-            if (retain) {
-                ring.addFaninEdge(slot, e);
-            }
+            recordFanin(ring, slot, raw, e);
         }
         return satisfied;
+    }
+
+    /** Stores a claimed edge: inline, or in the ring's fanin spill pool past the inline cap (spec b.5). */
+    private void recordFanin(Ring ring, int slot, long raw, long edge) {
+        if (ring.addFaninInline(slot, edge)) {
+            return;
+        }
+        if (!ring.faninSpill.hasSpace(1)) {
+            if (events == null) {
+                ensureFaninSpill(ring, raw);
+            } else {
+                long idles = waiter.idleCalls();
+                long t0 = System.nanoTime();
+                try {
+                    ensureFaninSpill(ring, raw);
+                } finally {
+                    traceWait(ring.id, TaskEvents.RES_FANIN_POOL, idles, t0);
+                }
+            }
+        }
+        ring.addFaninSpilled(slot, ring.faninSpill.append(edge));
+    }
+
+    private void ensureFaninSpill(Ring ring, long raw) {
+        waiter.reset();
+        while (true) {
+            boolean progress = reclaim(ring);
+            if (ring.faninSpill.hasSpace(1)) {
+                return;
+            }
+            if (progress) {
+                waiter.reset();
+                continue;
+            }
+            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+                throw failed(null);
+            }
+            String cause = null;
+            if (headScopeGated(ring)) {
+                cause = "the oldest live task " + headName(ring) + " is held by its open scope (scope-gated)";
+            } else if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+                cause = "no entry was reclaimed for " + waiter.elapsedNanos() / 1_000_000 + " ms";
+            }
+            if (cause != null) {
+                FaninPool f = ring.faninSpill;
+                long rec = Advice.depPool(f.capacity(), f.used() + 1);
+                throw fail(ErrorCode.DEP_POOL_OVERFLOW, "Fanin Spill Pool Deadlock: the fanin spill pool of ring "
+                        + ring.id + " (fanin edges past " + Ring.FANIN_INLINE_CAP + " per task) could not supply an "
+                        + "entry (capacity " + f.capacity() + ", in use " + f.used() + ", high-water " + f.highWater()
+                        + ", task " + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[ring.slotOf(raw)] + "'; "
+                        + cause + "); set ring_dep_pool for ring " + ring.id + " to at least " + rec
+                        + " (it sizes both the dep pool and the fanin spill pool; runtime_cfg "
+                        + Advice.perRing("ring_dep_pool", env.ringDepPool(), ring.id, rec) + ")", null);
+            }
+            waiter.idle();
+        }
     }
 
     private void placeOutputs(Ring ring, int slot, long raw, long heapOffset, Arg[] args) {
@@ -529,6 +588,10 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         for (int id = prev; id != last; id++) {
             int s = ring.slotOf(id);
+            int spilled = ring.faninN[s] - Ring.FANIN_INLINE_CAP;
+            if (spilled > 0) {
+                ring.faninSpill.reclaimTo(ring.spillStart[s] + spilled);
+            }
             Tensor[] outs = ring.outputs[s];
             if (outs != null) {
                 long raw = Ring.taskId(r, id);
@@ -609,8 +672,9 @@ public final class OrchestratorImpl implements Orchestrator {
         waiter.reset();
         while (true) {
             boolean progress = reclaim(ring);
-            int last = ring.lastTaskAlive();
-            boolean taskFull = ring.tasks.full(last);
+            // The tail just applied to the allocators, not a fresher read: admission, heap tail and the
+            // reported high-water must agree.
+            boolean taskFull = ring.tasks.full(reclaimedUpTo[ring.id]);
             if (!taskFull) {
                 long off = ring.heap.tryBump(bytes, ring.tasks.nextLocal());
                 if (off != HeapRing.FULL) {

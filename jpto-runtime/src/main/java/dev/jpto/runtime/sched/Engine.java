@@ -290,10 +290,9 @@ public final class Engine {
                 wakeOne();
             }
         }
-        long[] edges = ring.fanins[slot];
         int n = ring.faninN[slot];
         for (int i = 0; i < n; i++) {
-            long e = edges[i];
+            long e = ring.faninEdge(slot, i);
             if ((e & Ring.EDGE_RETAIN) != 0) {
                 releaseProducer(e & Ring.EDGE_ID_MASK);
             }
