@@ -21,7 +21,7 @@ import java.util.Set;
  *             args[] {arg_index, kind tensor|scalar, role, tensor_id, dtype, shape[], strides[], start_offset | value}
  *   tensors[] tensor_id, buffer_addr, version, dtype, buffer_numel, creator (task id or null)
  *   edges[]   pred, succ, arg, source creator|tensormap, flags [wait, retain], overlap covered|partial|null,
- *             tensor_id
+ *             tensor_id, consumer_/producer_ dtype, shape[], start_offset, strides[] (the two views)
  * </pre>
  * Edges are every (argument, producer) match at submit, in submit order: a consumer that reads two views of one
  * producer has two edges. Producers already retired at submit (their scope ended and all consumers released)
@@ -98,6 +98,10 @@ final class DepGraphWriter {
             g.writeEndObject();
         }
         g.writeEndArray();
+        java.util.Map<Long, TaskInfo> byId = new java.util.HashMap<>();
+        for (TaskInfo t : run.tasks()) {
+            byId.put(t.id(), t);
+        }
         g.writeArrayFieldStart("edges");
         for (EdgeInfo e : run.edges()) {
             g.writeStartObject();
@@ -117,10 +121,39 @@ final class DepGraphWriter {
                 g.writeNullField("overlap");
             }
             g.writeStringField("tensor_id", Long.toString(e.tensorId()));
+            view(g, "consumer_", argOf(byId.get(e.succ()), e.arg()));
+            view(g, "producer_", producerView(byId.get(e.pred()), e.tensorId()));
             g.writeEndObject();
         }
         g.writeEndArray();
         g.writeEndObject();
+    }
+
+    private static ArgInfo argOf(TaskInfo t, int index) {
+        return t == null || index >= t.args().size() ? null : t.args().get(index);
+    }
+
+    /** The view through which the producer wrote the tensor: its first writing argument naming that tensor. */
+    private static ArgInfo producerView(TaskInfo t, long tensorId) {
+        if (t == null) {
+            return null;
+        }
+        for (ArgInfo a : t.args()) {
+            if (a.isTensor() && a.tensorId() == tensorId && a.direction() != dev.jpto.runtime.Direction.INPUT) {
+                return a;
+            }
+        }
+        return null;
+    }
+
+    private static void view(JsonGenerator g, String prefix, ArgInfo a) throws IOException {
+        if (a == null || !a.isTensor()) {
+            return;
+        }
+        g.writeStringField(prefix + "dtype", a.dtype().text());
+        Json.longArray(g, prefix + "shape", a.shape());
+        g.writeStringField(prefix + "start_offset", Long.toString(a.offset()));
+        Json.longArray(g, prefix + "strides", a.strides());
     }
 
     /** One box per task (kernel and hex id), one arrow per distinct (pred, succ, arg, source). */

@@ -85,6 +85,15 @@ class DepGraphFormatTest {
                         : List.of("wait"));
             }
             assertThat(found).isEqualTo(expected);
+            for (JsonNode e : root.get("edges")) {
+                if (Long.parseLong(e.get("succ").asText()) == ids.get(4)) {
+                    // t4 writes rows 0..1 of h, t2 wrote all of h
+                    assertThat(e.get("consumer_shape").toString()).isEqualTo("[2,8]");
+                    assertThat(e.get("producer_shape").toString()).isEqualTo("[4,8]");
+                    assertThat(e.get("producer_dtype").asText()).isEqualTo("fp32");
+                    assertThat(e.get("consumer_start_offset").asText()).isEqualTo("0");
+                }
+            }
 
             // tensors: x and h are caller buffers; X and Y were created by t0 and t1; edges name their tensor
             JsonNode tensors = root.get("tensors");
