@@ -34,6 +34,8 @@ public final class DfxRun implements TaskEvents {
     private final int deviceId;
     private final long origin = System.nanoTime();
     private final boolean recordExecs;
+    /** Tasks, tensors and edges are kept only for the outputs that show them (graph, swimlane). */
+    private final boolean recordGraph;
 
     private final List<TaskInfo> tasks = new ArrayList<>();
     private final List<EdgeInfo> edges = new ArrayList<>();
@@ -50,6 +52,7 @@ public final class DfxRun implements TaskEvents {
         this.platform = platform;
         this.deviceId = deviceId;
         this.recordExecs = config.enableChipSwimlane() != 0 || config.enablePmu() != 0;
+        this.recordGraph = config.enableChipSwimlane() != 0 || config.enableDepGen();
         for (int t = 0; t < schedulerThreads; t++) {
             execs.add(new ArrayList<>());
         }
@@ -73,6 +76,9 @@ public final class DfxRun implements TaskEvents {
 
     @Override
     public void submitted(long taskId, String kernel, CoreType type, int scopeDepth, Arg[] args, Tensor[] outputs) {
+        if (!recordGraph) {
+            return;
+        }
         List<ArgInfo> infos = new ArrayList<>(args.length);
         for (int i = 0; i < args.length; i++) {
             infos.add(switch (args[i]) {
@@ -105,6 +111,9 @@ public final class DfxRun implements TaskEvents {
 
     @Override
     public void edge(long pred, long succ, int argIndex, int source, long flags, int overlap) {
+        if (!recordGraph) {
+            return;
+        }
         long tensorId = lastSubmitted != null && lastSubmitted.id() == succ
                 ? lastSubmitted.args().get(argIndex).tensorId() : -1;
         edges.add(new EdgeInfo(pred, succ, argIndex, source, flags, overlap, tensorId));

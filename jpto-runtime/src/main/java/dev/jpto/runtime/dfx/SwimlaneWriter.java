@@ -22,7 +22,8 @@ import java.util.Set;
  *   X  one per task on its core's track: name = kernel; args task_id (hex string), task_id_raw (decimal
  *      string), ring, local, scope_depth, core, thread, args[] ("input fp32[128, 64]", ...)
  *      one per back-pressure wait on the orchestrator track: args ring, resource
- *   s/f one flow per distinct (pred, succ) edge, from the producer's slice to the consumer's (bp "e")
+ *   s/f one flow per distinct (pred, succ) edge, from the producer's slice to the consumer's, each end at the
+ *      middle of its slice (bp "e": bound to the enclosing slice)
  * chip_swimlane_records.json
  *   chip_swimlane_level, metadata {clock_freq_hz, num_cores, core_types[], core_to_thread[]},
  *   aicore_tasks [core_id, task_token_raw, reg_task_id, start_cycles, end_cycles]   (reg_task_id: per-core
@@ -126,8 +127,9 @@ final class SwimlaneWriter {
                 continue;
             }
             flowId++;
-            flow(g, "s", flowId, 1 + globalCore(p, pred.coreType(), pred.core()), pred.start());
-            flow(g, "f", flowId, 1 + globalCore(p, succ.coreType(), succ.core()), succ.start());
+            // mid-slice timestamps: each flow end binds to the slice that encloses it, in Chrome and Perfetto alike
+            flow(g, "s", flowId, 1 + globalCore(p, pred.coreType(), pred.core()), pred.start() + pred.wallNanos() / 2);
+            flow(g, "f", flowId, 1 + globalCore(p, succ.coreType(), succ.core()), succ.start() + succ.wallNanos() / 2);
         }
         g.writeEndArray();
         g.writeEndObject();

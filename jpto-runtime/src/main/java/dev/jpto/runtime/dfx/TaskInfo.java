@@ -13,7 +13,17 @@ record TaskInfo(long id, String kernel, CoreType coreType, int scopeDepth, List<
         return id & 0xFFFF_FFFFL;
     }
 
+    private static final char[] DIGITS = "0123456789abcdef".toCharArray();
+
+    /** {@code 0x%016x} without the formatter (called once or more per task by every writer). */
     static String hex(long id) {
-        return String.format("0x%016x", id);
+        char[] c = new char[18];
+        c[0] = '0';
+        c[1] = 'x';
+        for (int i = 17; i >= 2; i--) {
+            c[i] = DIGITS[(int) (id & 15)];
+            id >>>= 4;
+        }
+        return new String(c);
     }
 }
