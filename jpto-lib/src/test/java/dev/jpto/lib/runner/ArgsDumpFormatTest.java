@@ -108,6 +108,24 @@ class ArgsDumpFormatTest {
         }
     }
 
+    @Test
+    void emptyAndScalarShapedTensorsRoundTrip(@TempDir Path dir) throws Exception {
+        List<Long> ids = new ArrayList<>();
+        try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            Tensor empty = Tensor.allocate(arena, DType.INT32, 0, 5);
+            Tensor one = Tensor.allocate(arena, DType.INT8, 1);
+            one.setDouble(0, -7);
+            chip.run(orch -> ids.add(orch.submit("noop", CoreType.AIV, ctx -> { }, Arg.input(empty),
+                    Arg.input(one))), new CallConfig(0, 0, 1, 0, false, false, dir.toString(), null));
+        }
+        Tensor e = Npy.read(file(dir, ids.getFirst(), "0_input_before"));
+        assertThat(e.shape()).containsExactly(0, 5);
+        assertThat(e.dtype()).isEqualTo(DType.INT32);
+        Tensor o = Npy.read(file(dir, ids.getFirst(), "1_input_before"));
+        assertThat(o.dtype()).isEqualTo(DType.INT8);
+        assertThat(o.toDoubleArray()).containsExactly(-7);
+    }
+
     private static long[] longs(JsonNode a) {
         long[] out = new long[a.size()];
         for (int i = 0; i < out.length; i++) {

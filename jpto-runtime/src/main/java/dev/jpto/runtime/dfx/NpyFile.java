@@ -78,6 +78,9 @@ final class NpyFile {
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             writeFully(ch, ByteBuffer.wrap(header));
             MemorySegment buf = t.buffer();
+            if (n == 0) {
+                return header.length; // an empty tensor is its header
+            }
             if (dtype != DType.BF16 && t.isContiguous()) {
                 // memory is little-endian like the file: the view's bytes are the data
                 writeFully(ch, buf.asSlice(t.byteOffsetOfFlat(0), dataBytes).asByteBuffer());
