@@ -40,6 +40,9 @@ public final class DfxRun implements TaskEvents {
     private final List<TaskInfo> tasks = new ArrayList<>();
     private final List<EdgeInfo> edges = new ArrayList<>();
     private final List<WaitInfo> waits = new ArrayList<>();
+    /** Submits as {@code [task id, start, end]} (swimlane level 4, the original's orchestrator phases). */
+    private final List<long[]> submits = new ArrayList<>();
+    private final boolean recordSubmits;
     private final List<TensorInfo> tensors = new ArrayList<>();
     /** Buffer address → its newest version. */
     private final Map<Long, TensorInfo> byAddress = new HashMap<>();
@@ -53,6 +56,7 @@ public final class DfxRun implements TaskEvents {
         this.deviceId = deviceId;
         this.recordExecs = config.enableChipSwimlane() != 0 || config.enablePmu() != 0;
         this.recordGraph = config.enableChipSwimlane() != 0 || config.enableDepGen();
+        this.recordSubmits = config.enableChipSwimlane() >= SwimlaneWriter.SUBMIT_LEVEL;
         for (int t = 0; t < schedulerThreads; t++) {
             execs.add(new ArrayList<>());
         }
@@ -117,6 +121,13 @@ public final class DfxRun implements TaskEvents {
         long tensorId = lastSubmitted != null && lastSubmitted.id() == succ
                 ? lastSubmitted.args().get(argIndex).tensorId() : -1;
         edges.add(new EdgeInfo(pred, succ, argIndex, source, flags, overlap, tensorId));
+    }
+
+    @Override
+    public void submitDone(long taskId, long startNanos, long endNanos) {
+        if (recordSubmits) {
+            submits.add(new long[] {taskId, startNanos - origin, endNanos - origin});
+        }
     }
 
     @Override
@@ -203,6 +214,10 @@ public final class DfxRun implements TaskEvents {
 
     List<WaitInfo> waits() {
         return waits;
+    }
+
+    List<long[]> submits() {
+        return submits;
     }
 
     List<TensorInfo> tensors() {

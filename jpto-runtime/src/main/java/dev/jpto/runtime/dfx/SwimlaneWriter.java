@@ -22,12 +22,14 @@ import java.util.Set;
  *   X  one per task on its core's track: name = kernel; args task_id (hex string), task_id_raw (decimal
  *      string), ring, local, scope_depth, core, thread, args[] ("input fp32[128, 64]", ...)
  *      one per back-pressure wait on the orchestrator track: args ring, resource
+ *      level 4: one per submit on the orchestrator track, "submit &lt;kernel&gt;" (waits nest inside)
  *   s/f one flow per distinct (pred, succ) edge, from the producer's slice to the consumer's, each end at the
  *      middle of its slice (bp "e": bound to the enclosing slice)
  * chip_swimlane_records.json
  *   chip_swimlane_level, metadata {clock_freq_hz, num_cores, core_types[], core_to_thread[]},
  *   aicore_tasks [core_id, task_token_raw, reg_task_id, start_cycles, end_cycles]   (reg_task_id: per-core
- *   dispatch counter), aicpu_tasks [core_id, reg_task_id, dispatch_cycles, finish_cycles]  (level >= 2)
+ *   dispatch counter), aicpu_tasks [core_id, reg_task_id, dispatch_cycles, finish_cycles]  (level >= 2),
+ *   aicpu_orchestrator_phases {submit_idx, task_id, start_cycles, end_cycles}  (level 4)
  * </pre>
  */
 final class SwimlaneWriter {
@@ -36,6 +38,8 @@ final class SwimlaneWriter {
     static final int PID = 1;
     static final int ORCHESTRATOR_TID = 0;
     static final long CLOCK_FREQ_HZ = 1_000_000_000L;
+    /** From this level on, every submit is a slice on the orchestrator track (and a records row). */
+    static final int SUBMIT_LEVEL = 4;
 
     private SwimlaneWriter() {
     }
@@ -115,6 +119,21 @@ final class SwimlaneWriter {
             g.writeObjectFieldStart("args");
             g.writeNumberField("ring", w.ring());
             g.writeStringField("resource", w.resourceName());
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+        for (long[] sub : run.submits()) {
+            TaskInfo t = byId.get(sub[0]);
+            g.writeStartObject();
+            g.writeStringField("ph", "X");
+            g.writeStringField("cat", "submit");
+            g.writeStringField("name", "submit " + (t == null ? "?" : t.kernel()));
+            g.writeNumberField("pid", PID);
+            g.writeNumberField("tid", ORCHESTRATOR_TID);
+            g.writeNumberField("ts", micros(sub[1]));
+            g.writeNumberField("dur", micros(sub[2] - sub[1]));
+            g.writeObjectFieldStart("args");
+            g.writeStringField("task_id", TaskInfo.hex(sub[0]));
             g.writeEndObject();
             g.writeEndObject();
         }
@@ -216,6 +235,19 @@ final class SwimlaneWriter {
             g.writeArrayFieldStart("aicpu_tasks");
             for (long[] r : rows) {
                 Json.longArray(g, new long[] {r[0], r[2], r[3], r[4]});
+            }
+            g.writeEndArray();
+        }
+        if (level >= SUBMIT_LEVEL) {
+            g.writeArrayFieldStart("aicpu_orchestrator_phases");
+            int idx = 0;
+            for (long[] sub : run.submits()) {
+                g.writeStartObject();
+                g.writeNumberField("submit_idx", idx++);
+                g.writeStringField("task_id", Long.toString(sub[0]));
+                g.writeNumberField("start_cycles", sub[1]);
+                g.writeNumberField("end_cycles", sub[2]);
+                g.writeEndObject();
             }
             g.writeEndArray();
         }

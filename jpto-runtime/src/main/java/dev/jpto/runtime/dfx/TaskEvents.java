@@ -10,7 +10,8 @@ import dev.jpto.runtime.TaskContext;
  * {@code TaskEvents} field that is {@code null} unless a DFX output other than scope statistics is on, so with
  * DFX off each call site costs one predictable null test and allocates nothing.
  *
- * <p>Threads: {@link #submitted}, {@link #edge} and {@link #backPressure} run on the orchestrator thread;
+ * <p>Threads: {@link #submitted}, {@link #edge}, {@link #backPressure} and {@link #submitDone} run on the orchestrator
+ * thread;
  * {@link #dispatchStart} and {@link #dispatchEnd} on the scheduler thread that runs the task, the pair
  * bracketing the kernel body. A task's {@code submitted} and its edges happen-before its dispatch (the ready
  * queue publishes them).
@@ -44,6 +45,9 @@ public interface TaskEvents {
      * @param overlap {@code Overlap.COVERED}/{@code Overlap.OTHER} for TensorMap edges, −1 for creator edges
      */
     void edge(long pred, long succ, int argIndex, int source, long flags, int overlap);
+
+    /** The submit of {@code taskId} returned: it began at {@code startNanos} (back-pressure waits included). */
+    void submitDone(long taskId, long startNanos, long endNanos);
 
     /** The orchestrator waited for {@code resource} of {@code ring} (one of the {@code RES_} constants). */
     void backPressure(int ring, int resource, long startNanos, long endNanos);

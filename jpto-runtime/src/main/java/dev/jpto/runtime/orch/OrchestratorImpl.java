@@ -275,6 +275,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (engine.latch.failed()) {
             throw failed(null);
         }
+        long submitStart = events == null ? 0 : System.nanoTime();
         int r = Math.min(depth, 3);
         Ring ring = rings[r];
         long inScope = scopeTasksSize - scopeBegin[depth];
@@ -393,6 +394,9 @@ public final class OrchestratorImpl implements Orchestrator {
         engine.countSubmitted();
         if (ring.addFanin(slot, satisfied + 1)) {
             engine.pushReady(raw);
+        }
+        if (events != null) {
+            events.submitDone(raw, submitStart, System.nanoTime());
         }
         return raw;
     }

@@ -168,7 +168,7 @@ class SwimlaneAndPmuFormatTest {
     }
 
     @Test
-    void backPressureWaitsAreSlicesOnTheOrchestratorTrack(@TempDir Path dir) throws Exception {
+    void backPressureWaitsAreSlicesOnTheOrchestratorTrackInsideTheirSubmit(@TempDir Path dir) throws Exception {
         // Ring 1 holds two 16 KiB outputs; each task sleeps, so the orchestrator must wait for heap.
         RuntimeEnv env = RuntimeEnv.defaults().withRingHeap(0, 32 * 1024, 0, 0);
         int tasks = 6;
@@ -179,25 +179,42 @@ class SwimlaneAndPmuFormatTest {
                         orch.submit("sleepy", CoreType.AIV, ctx -> Thread.sleep(5), Arg.output(DType.INT8, 16 * 1024));
                     }
                 }
-            }, DfxPrograms.dfx(dir, 1, 0, 0, false, env));
+            }, DfxPrograms.dfx(dir, 4, 0, 0, false, env)); // level 4: submits are slices too
         }
         JsonNode trace = JSON.readTree(dir.resolve("chip_swimlane.json").toFile());
-        int waits = 0, slices = 0;
+        int slices = 0;
+        List<Slice> submits = new ArrayList<>(), waits = new ArrayList<>();
         for (JsonNode e : trace.get("traceEvents")) {
             if (!e.get("ph").asText().equals("X")) {
                 continue;
             }
-            if (e.get("cat").asText().equals("back_pressure")) {
-                waits++;
-                assertThat(e.get("tid").asInt()).isZero();
-                assertThat(e.get("args").get("ring").asInt()).isEqualTo(1);
-                assertThat(e.get("args").get("resource").asText()).isEqualTo("heap");
-                assertThat(e.get("dur").asDouble()).isPositive();
-            } else {
-                slices++;
+            Slice s = new Slice(e.get("tid").asInt(), e.get("ts").asDouble(), e.get("dur").asDouble());
+            switch (e.get("cat").asText()) {
+                case "back_pressure" -> {
+                    waits.add(s);
+                    assertThat(s.tid()).isZero();
+                    assertThat(e.get("args").get("ring").asInt()).isEqualTo(1);
+                    assertThat(e.get("args").get("resource").asText()).isEqualTo("heap");
+                    assertThat(s.dur()).isPositive();
+                }
+                case "submit" -> {
+                    submits.add(s);
+                    assertThat(s.tid()).isZero();
+                    assertThat(e.get("name").asText()).isEqualTo("submit sleepy");
+                }
+                default -> slices++;
             }
         }
         assertThat(slices).isEqualTo(tasks);
-        assertThat(waits).as("at least the third submit waits for the first task's heap").isGreaterThanOrEqualTo(1);
+        assertThat(submits).hasSize(tasks);
+        assertThat(waits).as("at least the third submit waits for the first task's heap").isNotEmpty();
+        for (Slice w : waits) {
+            assertThat(submits).as("a wait lies inside the submit that waited")
+                    .anyMatch(sub -> sub.contains(w.ts()) && sub.contains(w.ts() + w.dur()));
+        }
+        JsonNode records = JSON.readTree(dir.resolve("chip_swimlane_records.json").toFile());
+        assertThat(records.get("aicpu_orchestrator_phases")).hasSize(tasks);
+        assertThat(records.get("aicpu_orchestrator_phases").get(tasks - 1).get("submit_idx").asInt())
+                .isEqualTo(tasks - 1);
     }
 }
