@@ -332,4 +332,24 @@ class JptoCliTest {
                 "--outputs", tmp.resolve("o").toString())).as(err()).isZero();
         assertThat(Files.mismatch(runDir.resolve("outputs/acc.npy"), tmp.resolve("o/acc.npy"))).isEqualTo(-1L);
     }
+
+    @Test
+    void execWithPmuWritesCountersUnderTheOutputsDirAndPrintsTheTable(@TempDir Path tmp) throws Exception {
+        ProgramRegistry registry = inPlaceRegistry();
+        Path runDir = tmp.resolve("run");
+        assertThat(JptoCommand.commandLine(out, err, registry).execute("run", "test.accumulate", "--output-dir",
+                runDir.toString(), "--save-tensors")).as(err()).isZero();
+        assertThat(jpto("exec", runDir.resolve("work_dir").toString(), "--inputs", runDir.resolve("inputs").toString(),
+                "--outputs", tmp.resolve("o").toString(), "--enable-pmu")).as(err()).isZero();
+        List<String> csv = Files.readAllLines(tmp.resolve("o/pmu.csv"));
+        assertThat(csv).hasSize(2);
+        List<String> header = List.of(csv.get(0).split(","));
+        String[] row = csv.get(1).split(",");
+        // one acc_add task on 64×64 fp32: 4096 adds, loads of acc and x, one store of acc
+        assertThat(row[header.indexOf("kernel")]).isEqualTo("acc_add");
+        assertThat(row[header.indexOf("flops")]).isEqualTo("4096");
+        assertThat(row[header.indexOf("bytes_read")]).isEqualTo(String.valueOf(2 * 64 * 64 * 4));
+        assertThat(row[header.indexOf("bytes_written")]).isEqualTo(String.valueOf(64 * 64 * 4));
+        assertThat(outLines()).anyMatch(l -> l.matches("acc_add\\s+1\\s+.*"));
+    }
 }
