@@ -38,6 +38,11 @@ final class ChipOptions {
             description = "dump task arguments (level 1; other levels: --runtime-cfg enable_dump_args=N)")
     boolean dumpArgs;
 
+    @Option(names = "--enable-pmu",
+            description = "write per-task counters (pmu.csv) and print a per-kernel table (event type 2; other "
+                    + "types: --runtime-cfg enable_pmu=N)")
+    boolean pmu;
+
     @Option(names = "--verbose", description = "show stack traces of errors")
     boolean verbose;
 
@@ -65,6 +70,10 @@ final class ChipOptions {
         if (dumpArgs) {
             cfg.putIfAbsent("enable_dump_args", "1");
             firstDfx = firstDfx == null ? "--dump-args" : firstDfx;
+        }
+        if (pmu) {
+            cfg.putIfAbsent("enable_pmu", "2"); // PIPE_UTILIZATION, the original's default event type
+            firstDfx = firstDfx == null ? "--enable-pmu" : firstDfx;
         }
         if (firstDfx != null && !cfg.containsKey("output_prefix")) {
             String flag = firstDfx;

@@ -5,6 +5,7 @@ import dev.jpto.compiler.Runner;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
+import dev.jpto.lib.runner.PmuSummary;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.lib.runner.TensorFiles;
 import dev.jpto.runtime.RunReport;
@@ -67,6 +68,8 @@ final class ExecCommand implements Callable<Integer> {
                 top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
                         (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
                         report.elapsedNanos() / 1e3));
+                report.dfxFiles().stream().filter(f -> f.getFileName().toString().equals("pmu.csv")).findFirst()
+                        .ifPresent(pmu -> PmuSummary.table(PmuSummary.read(pmu)).forEach(top.out::println));
                 TensorFiles.write(outputs, outs);
                 for (TensorDecl d : compiled.outputs()) {
                     top.out.println("[RUN] wrote " + TensorFiles.file(outputs, d.name()) + " " + d);

@@ -107,7 +107,7 @@ class JptoCliTest {
         jpto("run", "--help");
         assertThat(out().replaceAll("\\s+", " ")).contains("-p, --platform", "-d, --device", "--preset", "--seed", "--bench", "--output-dir",
                 "--save-tensors", "--runtime-cfg", "--enable-scope-stats", "--enable-chip-swimlane",
-                "--enable-dep-gen", "--dump-args", "--verbose",
+                "--enable-dep-gen", "--dump-args", "--enable-pmu", "--verbose",
                 "--runtime-cfg keys (RunConfig's fields): " + String.join(", ", RunConfigKeys.keys()));
     }
 
@@ -191,6 +191,41 @@ class JptoCliTest {
         try (var files = Files.walk(dir)) {
             assertThat(files.map(Path::toString)).anyMatch(f -> f.endsWith("scope_stats.jsonl"));
         }
+    }
+
+    @Test
+    void everyDfxFlagWritesItsFileAndPmuPrintsAPerKernelTable(@TempDir Path dir) throws Exception {
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--output-dir", dir.toString(),
+                "--enable-scope-stats", "--enable-chip-swimlane", "--enable-dep-gen", "--dump-args", "--enable-pmu"))
+                .as(err()).isZero();
+        for (String f : List.of("scope_stats/scope_stats.jsonl", "chip_swimlane.json", "chip_swimlane_records.json",
+                "deps.json", "deps.dot", "args_dump/args_dump.json", "pmu.csv")) {
+            assertThat(dir.resolve(f)).as(f).exists();
+        }
+        assertThat(out()).contains("[RUN] dfx under " + dir.toAbsolutePath());
+        // basic.matmul tiny: 128×128×128 split in 2 along K: the partial products are 2·M·N·K FLOPs, and the
+        // reduce kernel adds the 2 partials, (2 − 1)·M·N FLOPs
+        List<String> lines = outLines();
+        int at = lines.indexOf(lines.stream().filter(l -> l.startsWith("[RUN] pmu: ")).findFirst().orElseThrow());
+        assertThat(lines.get(at + 1).split("\\s+")).containsExactly("kernel", "tasks", "total_us", "mean_us",
+                "GFLOP/s", "GB/s");
+        List<String> csv = Files.readAllLines(dir.resolve("pmu.csv"));
+        int flops = List.of(csv.getFirst().split(",")).indexOf("flops");
+        int kernel = List.of(csv.getFirst().split(",")).indexOf("kernel");
+        java.util.Map<String, Long> perKernel = new java.util.TreeMap<>();
+        csv.stream().skip(1).map(l -> l.split(",")).forEach(c -> perKernel.merge(c[kernel], Long.parseLong(c[flops]),
+                Long::sum));
+        assertThat(perKernel).containsExactly(java.util.Map.entry("mm_partial", 2L * 128 * 128 * 128),
+                java.util.Map.entry("mm_reduce", 128L * 128));
+        int kernels = 0;
+        for (String row : lines.subList(at + 2, lines.size())) {
+            if (row.startsWith("[RUN]") || row.startsWith("'")) {
+                break;
+            }
+            kernels++;
+        }
+        assertThat(kernels).isEqualTo(2);
+        assertThat(lines.get(at)).contains(csv.size() - 1 + " task(s)");
     }
 
     @Test
@@ -314,5 +349,25 @@ class JptoCliTest {
         assertThat(jpto("exec", tmp.resolve("wd").toString(), "--inputs", runDir.resolve("inputs").toString(),
                 "--outputs", tmp.resolve("o").toString())).as(err()).isZero();
         assertThat(Files.mismatch(runDir.resolve("outputs/acc.npy"), tmp.resolve("o/acc.npy"))).isEqualTo(-1L);
+    }
+
+    @Test
+    void execWithPmuWritesCountersUnderTheOutputsDirAndPrintsTheTable(@TempDir Path tmp) throws Exception {
+        ProgramRegistry registry = inPlaceRegistry();
+        Path runDir = tmp.resolve("run");
+        assertThat(JptoCommand.commandLine(out, err, registry).execute("run", "test.accumulate", "--output-dir",
+                runDir.toString(), "--save-tensors")).as(err()).isZero();
+        assertThat(jpto("exec", runDir.resolve("work_dir").toString(), "--inputs", runDir.resolve("inputs").toString(),
+                "--outputs", tmp.resolve("o").toString(), "--enable-pmu")).as(err()).isZero();
+        List<String> csv = Files.readAllLines(tmp.resolve("o/pmu.csv"));
+        assertThat(csv).hasSize(2);
+        List<String> header = List.of(csv.get(0).split(","));
+        String[] row = csv.get(1).split(",");
+        // one acc_add task on 64×64 fp32: 4096 adds, loads of acc and x, one store of acc
+        assertThat(row[header.indexOf("kernel")]).isEqualTo("acc_add");
+        assertThat(row[header.indexOf("flops")]).isEqualTo("4096");
+        assertThat(row[header.indexOf("bytes_read")]).isEqualTo(String.valueOf(2 * 64 * 64 * 4));
+        assertThat(row[header.indexOf("bytes_written")]).isEqualTo(String.valueOf(64 * 64 * 4));
+        assertThat(outLines()).anyMatch(l -> l.matches("acc_add\\s+1\\s+.*"));
     }
 }

@@ -71,6 +71,26 @@ class SurfaceRingSizingTest {
             }
         },
 
+        /** enable_dep_gen on (DependencyCapture); the graph must be written next to the other DFX output. */
+        DEPENDENCY_CAPTURE {
+            @Override
+            RunReport run(Program p, Map<String, Tensor> args, RunConfig c, Path tmp) {
+                Path wd = tmp.resolve("cap-" + p.name());
+                CompiledProgram compiled = Compiler.compile(p, wd);
+                RunReport r = DependencyCapture.capture(compiled, args, c);
+                RunConfig used = DependencyCapture.captureConfig(compiled, c);
+                Path deps = Path.of(used.outputPrefix()).resolve("deps.json");
+                assertThat(r.dfxFiles()).contains(deps);
+                try {
+                    JsonNode graph = JSON.readTree(deps.toFile());
+                    assertThat(graph.get("tasks").size()).isEqualTo((int) r.tasksExecuted());
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                return r;
+            }
+        },
+
         DISTRIBUTED {
             /** Two chips: the caller's tensors on the first, a copy on the second; both must agree. */
             @Override

@@ -6,13 +6,23 @@ import java.util.Optional;
 
 /**
  * What one successful run did: the ring capacities actually in force and their high-water marks, the
- * TensorMap peak, task count, wall time, and the DFX files written.
+ * TensorMap peak, task count, wall time, and the DFX files written ({@code scopeStatsFile} for
+ * enable_scope_stats, {@code dfxFiles} for the swimlane, dependency graph, argument dump and PMU outputs).
  */
 public record RunReport(Platform platform, int aicpuThreadNum, List<Ring> rings, int tensorMapCapacity,
-                        int tensorMapMax, long tasksExecuted, long elapsedNanos, Optional<Path> scopeStatsFile) {
+                        int tensorMapMax, long tasksExecuted, long elapsedNanos, Optional<Path> scopeStatsFile,
+                        List<Path> dfxFiles) {
 
     public RunReport {
         rings = List.copyOf(rings);
+        dfxFiles = List.copyOf(dfxFiles);
+    }
+
+    /** A report without DFX files besides scope statistics. */
+    public RunReport(Platform platform, int aicpuThreadNum, List<Ring> rings, int tensorMapCapacity,
+                     int tensorMapMax, long tasksExecuted, long elapsedNanos, Optional<Path> scopeStatsFile) {
+        this(platform, aicpuThreadNum, rings, tensorMapCapacity, tensorMapMax, tasksExecuted, elapsedNanos,
+                scopeStatsFile, List.of());
     }
 
     /**

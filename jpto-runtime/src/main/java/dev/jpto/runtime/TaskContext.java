@@ -19,4 +19,11 @@ public interface TaskContext {
 
     /** The logical core (0-based within its core type) this task runs on. */
     int coreId();
+
+    /**
+     * Reports the work the body did, for the {@code enable_pmu} counters (FLOPs, tensor bytes read and
+     * written). Optional: a body that does not call it shows zeros; later calls add up.
+     */
+    default void recordWork(long flops, long bytesRead, long bytesWritten) {
+    }
 }

@@ -93,8 +93,8 @@ class ConfigTest {
             boolean[] ran = {false};
             assertThatThrownBy(() -> chip.run(o -> ran[0] = true, CallConfig.defaults().withAicpuThreadNum(1)))
                     .isInstanceOf(IllegalArgumentException.class);
-            assertThatThrownBy(() -> chip.run(o -> ran[0] = true, new CallConfig(0, 2, 0, 0, false, false, "out", null)))
-                    .hasMessageContaining("enable_chip_swimlane=2 is not supported by this simulator build");
+            assertThatThrownBy(() -> chip.run(o -> ran[0] = true, new CallConfig(0, 5, 0, 0, false, false, "out", null)))
+                    .hasMessageContaining("enable_chip_swimlane must be in [0, 4]");
             assertThat(ran[0]).isFalse();
         }
     }

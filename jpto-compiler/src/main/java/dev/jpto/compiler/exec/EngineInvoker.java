@@ -3,6 +3,7 @@ package dev.jpto.compiler.exec;
 import dev.jpto.isa.Tensor;
 import dev.jpto.isa.engine.ScalarEngine;
 import dev.jpto.isa.engine.TileEngine;
+import dev.jpto.isa.kernel.ExecStats;
 import dev.jpto.isa.kernel.Kernel;
 import dev.jpto.isa.kernel.KernelExecutor;
 import dev.jpto.runtime.TaskContext;
@@ -75,7 +76,8 @@ public final class EngineInvoker implements KernelInvoker {
             scalars[j] = task.scalar(nt + j);
         }
         try {
-            w.executor.execute(kernel, tensors, scalars);
+            ExecStats stats = w.executor.execute(kernel, tensors, scalars);
+            task.recordWork(stats.flops(), stats.bytesLoaded(), stats.bytesStored()); // enable_pmu counters
         } finally {
             java.util.Arrays.fill(tensors, null);
         }

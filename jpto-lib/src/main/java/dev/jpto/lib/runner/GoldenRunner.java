@@ -121,6 +121,7 @@ public final class GoldenRunner {
         log.done("runtime", s, report.tasksExecuted() + " tasks, chip " + micros(report.elapsedNanos())
                 + ", heap high-water " + heapHighWater(report));
         tensorDir.ifPresent(dir -> TensorFiles.write(dir.resolve("outputs"), actual));
+        dfxLines(log, config, report);
 
         Optional<BenchmarkResult> bench = Optional.empty();
         if (spec.benchRounds() > 0) {
@@ -161,6 +162,27 @@ public final class GoldenRunner {
         }
         return new RunResult(program.programName(), program.preset(), passed, checks, log.stages(), log.elapsed(),
                 report, bench, spec.outputDir().map(d -> workDir));
+    }
+
+    /**
+     * Where the DFX outputs went, and for enable_pmu the per-kernel table of {@code pmu.csv}. With {@code --bench},
+     * every benchmark round runs with the same flags, so the files on disk end up being the last round's.
+     */
+    private static void dfxLines(StageLog log, RunConfig config, RunReport report) {
+        List<Path> files = new ArrayList<>(report.dfxFiles());
+        report.scopeStatsFile().ifPresent(files::add);
+        if (files.isEmpty()) {
+            return;
+        }
+        Path prefix = Path.of(config.outputPrefix());
+        log.line("[RUN] dfx under " + prefix + ": " + String.join(", ",
+                files.stream().map(f -> prefix.relativize(f).toString()).toList()));
+        files.stream().filter(f -> f.getFileName().toString().equals("pmu.csv")).findFirst().ifPresent(pmu -> {
+            List<PmuSummary.Kernel> kernels = PmuSummary.read(pmu);
+            long tasks = kernels.stream().mapToLong(PmuSummary.Kernel::tasks).sum();
+            log.line("[RUN] pmu: " + tasks + " task(s), " + kernels.size() + " kernel(s); body wall time per kernel");
+            PmuSummary.table(kernels).forEach(log::line);
+        });
     }
 
     /** Runs a chip dispatch; a failure ends the log with {@code [RUN] FAIL runtime error …} and is rethrown. */

@@ -7,6 +7,7 @@ import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.dfx.DfxRun;
 import dev.jpto.runtime.orch.OrchestratorImpl;
 import dev.jpto.runtime.orch.ScopeStats;
 import dev.jpto.runtime.ring.NativeRegion;
@@ -112,8 +113,12 @@ public final class Chip implements AutoCloseable {
         engine.reset(dirty);
         OrchestratorImpl orch = orchestrator;
         orch.reset(env, stats);
+        DfxRun dfx = DfxRun.create(config, platform, deviceId, threads - 1);
+        orch.setEvents(dfx);
+        engine.setEvents(dfx);
         long t0 = System.nanoTime();
         ChipRuntimeException error = null;
+        boolean quiescent = true;
         engine.beginRun();
         try {
             orch.runRoot(orchestration);
@@ -121,6 +126,7 @@ public final class Chip implements AutoCloseable {
             error = e;
         } finally {
             if (!engine.endRun(GRACE_MILLIS, JOIN_MILLIS)) {
+                quiescent = false;
                 engine.shutdown();
                 discardRings();
             }
@@ -138,6 +144,7 @@ public final class Chip implements AutoCloseable {
             }
             statsFile = Optional.of(stats.write(Path.of(config.outputPrefix()), header(config, orch, error)));
         }
+        List<Path> dfxFiles = dfx == null ? List.of() : dfx.write(error != null, quiescent);
         if (error != null) {
             throw error;
         }
@@ -147,7 +154,7 @@ public final class Chip implements AutoCloseable {
                     r.heap.highWater(), r.deps.highWater()));
         }
         return new RunReport(platform, threads, report, tmap.capacity(), tmap.highWater(), engine.submitted(), elapsed,
-                statsFile);
+                statsFile, dfxFiles);
     }
 
     /** Slot arrays are preallocated: the simulator bounds what one ring may ask for. */
@@ -167,14 +174,6 @@ public final class Chip implements AutoCloseable {
                         + MAX_SIM_DEP_POOL + " preallocated entries: ring_dep_pool[" + r + "]=" + env.depPool(r)
                         + " (try " + MAX_SIM_DEP_POOL + " or less)");
             }
-        }
-        String flag = c.enableChipSwimlane() != 0 ? "enable_chip_swimlane=" + c.enableChipSwimlane()
-                : c.enableDumpArgs() != 0 ? "enable_dump_args=" + c.enableDumpArgs()
-                : c.enablePmu() != 0 ? "enable_pmu=" + c.enablePmu()
-                : c.enableDepGen() ? "enable_dep_gen=1" : null;
-        if (flag != null) {
-            throw new IllegalArgumentException(flag + " is not supported by this simulator build (supported "
-                    + "diagnostic: enable_scope_stats); turn it off");
         }
     }
 

@@ -11,6 +11,7 @@ import dev.jpto.runtime.Orchestrator;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.TaskBody;
+import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.FaninPool;
 import dev.jpto.runtime.ring.HeapRing;
 import dev.jpto.runtime.ring.Ring;
@@ -63,6 +64,12 @@ public final class OrchestratorImpl implements Orchestrator {
     private long[] edges = new long[16];
     private int edgeN;
     private final TensorMap.Sink waitSink = p -> addEdge(p, Ring.EDGE_WAIT);
+    /** DFX hooks of this run, or null (DFX off: every hook site is one null test). */
+    private TaskEvents events;
+    /** The task and argument a TensorMap lookup runs for, read by {@link #traceSink}. */
+    private long lookupTask;
+    private int lookupArg;
+    private final TensorMap.Sink traceSink = this::traceEdge;
     private Thread owner;
 
     /**
@@ -72,6 +79,7 @@ public final class OrchestratorImpl implements Orchestrator {
     public void reset(RuntimeEnv runEnv, ScopeStats runStats) {
         this.env = runEnv;
         this.stats = runStats;
+        this.events = null;
         this.owner = Thread.currentThread();
         depth = -1;
         scopeTasksSize = 0;
@@ -169,6 +177,11 @@ public final class OrchestratorImpl implements Orchestrator {
         return engine.latch.latch(new ChipRuntimeException(code, detail, cause));
     }
 
+    /** Sets the DFX hooks of this run (null for none); call after {@link #reset}. */
+    public void setEvents(TaskEvents runEvents) {
+        this.events = runEvents;
+    }
+
     /** Peak live tasks per ring ({@code local − last_alive} after each allocation). */
     public long taskWindowMax(int ring) {
         return taskWindowMax[ring];
@@ -262,6 +275,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (engine.latch.failed()) {
             throw failed(null);
         }
+        long submitStart = events == null ? 0 : System.nanoTime();
         int r = Math.min(depth, 3);
         Ring ring = rings[r];
         long inScope = scopeTasksSize - scopeBegin[depth];
@@ -324,6 +338,9 @@ public final class OrchestratorImpl implements Orchestrator {
         if (nOutputs > 0) {
             placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
         }
+        if (events != null) {
+            events.submitted(raw, kernelName, coreType, depth, args, ring.outputs[slot]);
+        }
 
         // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired
         // entries visible a little longer, and edges to retired producers are dropped at claim time.
@@ -333,14 +350,20 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         edgeN = 0;
         if (nTensors > 0) {
-            for (Arg a : args) {
-                if (a instanceof Arg.TensorArg(Tensor t, Direction d)) {
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] instanceof Arg.TensorArg(Tensor t, Direction d)) {
                     long creator = owners.get(t.bufferAddress());
                     if (creator != OwnerMap.NONE && live(creator)) {
                         addEdge(creator, Ring.EDGE_WAIT | Ring.EDGE_RETAIN);
+                        if (events != null) {
+                            events.edge(creator, raw, i, TaskEvents.SOURCE_CREATOR, Ring.EDGE_WAIT | Ring.EDGE_RETAIN,
+                                    -1);
+                        }
                     }
                     if (d == Direction.INPUT || d == Direction.INOUT) {
-                        tmap.lookup(t, d == Direction.INOUT, waitSink);
+                        lookupTask = raw;
+                        lookupArg = i;
+                        tmap.lookup(t, d == Direction.INOUT, events == null ? waitSink : traceSink);
                     }
                 }
             }
@@ -372,6 +395,9 @@ public final class OrchestratorImpl implements Orchestrator {
         if (ring.addFanin(slot, satisfied + 1)) {
             engine.pushReady(raw);
         }
+        if (events != null) {
+            events.submitDone(raw, submitStart, System.nanoTime());
+        }
         return raw;
     }
 
@@ -382,6 +408,11 @@ public final class OrchestratorImpl implements Orchestrator {
     private boolean live(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
         return (int) raw - r.lastTaskAlive() >= 0 && (int) raw - r.tasks.nextLocal() < 0;
+    }
+
+    private void traceEdge(long producer) {
+        addEdge(producer, Ring.EDGE_WAIT);
+        events.edge(producer, lookupTask, lookupArg, TaskEvents.SOURCE_TENSORMAP, Ring.EDGE_WAIT, tmap.lastOverlap());
     }
 
     private void addEdge(long producer, long flags) {
@@ -441,7 +472,17 @@ public final class OrchestratorImpl implements Orchestrator {
             return;
         }
         if (!ring.faninSpill.hasSpace(1)) {
-            ensureFaninSpill(ring, raw);
+            if (events == null) {
+                ensureFaninSpill(ring, raw);
+            } else {
+                long idles = waiter.idleCalls();
+                long t0 = System.nanoTime();
+                try {
+                    ensureFaninSpill(ring, raw);
+                } finally {
+                    traceWait(ring.id, TaskEvents.RES_FANIN_POOL, idles, t0);
+                }
+            }
         }
         ring.addFaninSpilled(slot, ring.faninSpill.append(edge));
     }
@@ -611,6 +652,27 @@ public final class OrchestratorImpl implements Orchestrator {
     }
 
     private long allocTaskSlowPath(Ring ring, long bytes, String kernel) {
+        if (events == null) {
+            return allocTaskWait(ring, bytes, kernel);
+        }
+        int resource = ring.tasks.full(reclaimedUpTo[ring.id]) ? TaskEvents.RES_TASK_WINDOW : TaskEvents.RES_HEAP;
+        long idles = waiter.idleCalls();
+        long t0 = System.nanoTime();
+        try {
+            return allocTaskWait(ring, bytes, kernel);
+        } finally {
+            traceWait(ring.id, resource, idles, t0);
+        }
+    }
+
+    /** Reports a wait that idled at least once (a slow path that succeeded at once is no back-pressure). */
+    private void traceWait(int ring, int resource, long idlesBefore, long t0) {
+        if (waiter.idleCalls() != idlesBefore) {
+            events.backPressure(ring, resource, t0, System.nanoTime());
+        }
+    }
+
+    private long allocTaskWait(Ring ring, long bytes, String kernel) {
         waiter.reset();
         while (true) {
             boolean progress = reclaim(ring);
@@ -675,6 +737,20 @@ public final class OrchestratorImpl implements Orchestrator {
         if (needed > ring.deps.capacity()) {
             throw depDeadlock(ring, needed, raw, kernel, "the task needs more entries than the whole pool holds");
         }
+        if (events == null) {
+            waitDepPool(ring, needed, raw, kernel);
+            return;
+        }
+        long idles = waiter.idleCalls();
+        long t0 = System.nanoTime();
+        try {
+            waitDepPool(ring, needed, raw, kernel);
+        } finally {
+            traceWait(ring.id, TaskEvents.RES_DEP_POOL, idles, t0);
+        }
+    }
+
+    private void waitDepPool(Ring ring, int needed, long raw, String kernel) {
         waiter.reset();
         while (true) {
             reclaim(ring);
@@ -720,6 +796,20 @@ public final class OrchestratorImpl implements Orchestrator {
                     + " INOUT/OUTPUT_EXISTING tensors, more than the whole pool of " + tmap.capacity()
                     + " entries; split the task", null);
         }
+        if (events == null) {
+            waitTensorMap(needed, raw, kernel);
+            return;
+        }
+        long idles = waiter.idleCalls();
+        long t0 = System.nanoTime();
+        try {
+            waitTensorMap(needed, raw, kernel);
+        } finally {
+            traceWait(Math.min(depth, 3), TaskEvents.RES_TENSORMAP, idles, t0);
+        }
+    }
+
+    private void waitTensorMap(int needed, long raw, String kernel) {
         waiter.reset();
         while (true) {
             int freed = 0;

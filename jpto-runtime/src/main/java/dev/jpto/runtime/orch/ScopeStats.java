@@ -68,11 +68,13 @@ public final class ScopeStats {
         try {
             Files.createDirectories(dir);
             StringBuilder sb = new StringBuilder();
+            // the spec's key order: version, fatal, dropped, total, then high-water marks and capacities
             Map<String, Object> h = new LinkedHashMap<>();
             h.put("version", VERSION);
-            h.putAll(header);
+            h.put("fatal", header.get("fatal"));
             h.put("dropped", 0);
             h.put("total", samples.size());
+            h.putAll(header);
             sb.append(JSON.writeValueAsString(h)).append('\n');
             for (Map<String, Object> s : samples) {
                 sb.append(JSON.writeValueAsString(s)).append('\n');

@@ -12,6 +12,8 @@ final class Waiter {
     final Engine.Progress progress = new Engine.Progress();
     private int spins;
     private long start;
+    /** Idle calls ever made (never reset): tells a DFX hook whether a wait actually idled. */
+    private long idleCalls;
 
     Waiter() {
         reset();
@@ -26,7 +28,12 @@ final class Waiter {
         return System.nanoTime() - start;
     }
 
+    long idleCalls() {
+        return idleCalls;
+    }
+
     void idle() {
+        idleCalls++;
         spins++;
         if (spins < SPIN) {
             Thread.onSpinWait();

@@ -5,6 +5,7 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.DepPool;
 import dev.jpto.runtime.ring.Ring;
 import java.lang.invoke.MethodHandles;
@@ -41,6 +42,8 @@ public final class Engine {
     /** Per scheduler thread: 1 while parked idle (a submit unparks one); and how many are parked (a hint). */
     private final long[] parked;
     private final java.util.concurrent.atomic.AtomicInteger parkedCount = new java.util.concurrent.atomic.AtomicInteger();
+    /** DFX hooks of the current run, or null (DFX off). Plain: published to the workers by {@link #beginRun}. */
+    private TaskEvents events;
 
     public Engine(Platform platform, Ring[] rings, int schedulerThreads, ChipOptions options) {
         this.platform = platform;
@@ -97,6 +100,15 @@ public final class Engine {
         for (Thread w : workers) {
             LockSupport.unpark(w);
         }
+    }
+
+    /** Sets the DFX hooks of the next run (null for none); call before {@link #beginRun}. */
+    public void setEvents(TaskEvents runEvents) {
+        this.events = runEvents;
+    }
+
+    TaskEvents events() {
+        return events;
     }
 
     long generation() {

@@ -6,6 +6,7 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.TaskContext;
+import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.Ring;
 import java.util.concurrent.locks.LockSupport;
 
@@ -126,8 +127,18 @@ public final class SchedulerThread implements Runnable {
         }
         ctx.bind(raw, ring, slot, type, core);
         engine.setRunning(index, raw, core);
+        TaskEvents events = engine.events();
+        long start = 0;
         try {
+            if (events != null) {
+                events.dispatchStart(raw, index, type, core, ring.args[slot], ctx);
+                start = System.nanoTime();
+            }
             ring.body[slot].execute(ctx);
+            if (events != null) {
+                events.dispatchEnd(raw, index, type, core, ring.args[slot], ctx, start, System.nanoTime(), ctx.flops,
+                        ctx.bytesRead, ctx.bytesWritten);
+            }
         } catch (Throwable t) {
             engine.setRunning(index, -1, -1);
             if (!engine.latch.failed()) {
@@ -150,9 +161,15 @@ public final class SchedulerThread implements Runnable {
         private int slot;
         private CoreType type;
         private int core;
+        long flops;
+        long bytesRead;
+        long bytesWritten;
 
         void bind(long raw, Ring ring, int slot, CoreType type, int core) {
             this.raw = raw;
+            this.flops = 0;
+            this.bytesRead = 0;
+            this.bytesWritten = 0;
             this.ring = ring;
             this.slot = slot;
             this.type = type;
@@ -214,6 +231,13 @@ public final class SchedulerThread implements Runnable {
         @Override
         public int coreId() {
             return core;
+        }
+
+        @Override
+        public void recordWork(long flops, long bytesRead, long bytesWritten) {
+            this.flops += flops;
+            this.bytesRead += bytesRead;
+            this.bytesWritten += bytesWritten;
         }
     }
 }

@@ -47,6 +47,8 @@ public final class TensorMap {
     private int freeNum;
     private int nextIdx;
     private int highWater;
+    /** Overlap kind of the match being reported to a {@link Sink} (for the dependency graph). */
+    private int lastOverlap;
 
     private final long[] lastAlive = new long[4];
     private final long[] lastCleanup = new long[4];
@@ -113,6 +115,11 @@ public final class TensorMap {
 
     public int free() {
         return capacity - used();
+    }
+
+    /** The {@link Overlap} kind of the match {@link #lookup} is reporting; valid inside {@link Sink#producer}. */
+    public int lastOverlap() {
+        return lastOverlap;
     }
 
     public int highWater() {
@@ -197,6 +204,7 @@ public final class TensorMap {
                             offset[e], shape, stride, e * MAX_DIMS);
                 }
                 if (ov != Overlap.NO_OVERLAP) {
+                    lastOverlap = ov;
                     sink.producer(producer[e]);
                     if (inout && ov == Overlap.COVERED) {
                         remove(e);

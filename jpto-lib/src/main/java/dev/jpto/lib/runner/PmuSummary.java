@@ -1,0 +1,95 @@
+package dev.jpto.lib.runner;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The per-kernel table {@code jpto run} prints after a run with {@code enable_pmu}: read back from the runtime's
+ * {@code pmu.csv} (so it shows exactly what the file holds), one row per kernel in order of first appearance.
+ */
+public final class PmuSummary {
+    /** One kernel's tasks: count, summed wall time of their bodies, FLOPs and bytes moved. */
+    public record Kernel(String kernel, long tasks, long wallNanos, long flops, long bytesRead, long bytesWritten) {
+        public double totalMicros() {
+            return wallNanos / 1e3;
+        }
+
+        public double meanMicros() {
+            return tasks == 0 ? 0 : wallNanos / 1e3 / tasks;
+        }
+
+        /** FLOPs per nanosecond of body time = GFLOP/s. */
+        public double gflops() {
+            return wallNanos == 0 ? 0 : (double) flops / wallNanos;
+        }
+
+        /** Bytes per nanosecond = GB/s (read + written). */
+        public double gbPerSecond() {
+            return wallNanos == 0 ? 0 : (double) (bytesRead + bytesWritten) / wallNanos;
+        }
+    }
+
+    private PmuSummary() {
+    }
+
+    /** Parses {@code pmu.csv} (columns located by the header) into per-kernel totals. */
+    public static List<Kernel> read(Path pmuCsv) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(pmuCsv);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + pmuCsv + ": " + e.getMessage(), e);
+        }
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException(pmuCsv + " is empty: expected a header line");
+        }
+        List<String> header = List.of(lines.getFirst().split(","));
+        int kernel = column(header, "kernel", pmuCsv), wall = column(header, "wall_ns", pmuCsv),
+                flops = column(header, "flops", pmuCsv), read = column(header, "bytes_read", pmuCsv),
+                written = column(header, "bytes_written", pmuCsv);
+        Map<String, long[]> acc = new LinkedHashMap<>();
+        for (String line : lines.subList(1, lines.size())) {
+            if (line.isBlank()) {
+                continue;
+            }
+            String[] c = line.split(",");
+            long[] a = acc.computeIfAbsent(c[kernel], k -> new long[5]);
+            a[0]++;
+            a[1] += Long.parseLong(c[wall]);
+            a[2] += Long.parseLong(c[flops]);
+            a[3] += Long.parseLong(c[read]);
+            a[4] += Long.parseLong(c[written]);
+        }
+        List<Kernel> out = new ArrayList<>();
+        acc.forEach((k, a) -> out.add(new Kernel(k, a[0], a[1], a[2], a[3], a[4])));
+        return out;
+    }
+
+    private static int column(List<String> header, String name, Path file) {
+        int i = header.indexOf(name);
+        if (i < 0) {
+            throw new IllegalArgumentException(file + " has no '" + name + "' column: header is " + header);
+        }
+        return i;
+    }
+
+    /** The table: a header line, then one aligned line per kernel. */
+    public static List<String> table(List<Kernel> kernels) {
+        int w = Math.max(6, kernels.stream().mapToInt(k -> k.kernel().length()).max().orElse(0));
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "%-" + w + "s %7s %12s %10s %10s %9s", "kernel", "tasks", "total_us",
+                "mean_us", "GFLOP/s", "GB/s"));
+        for (Kernel k : kernels) {
+            lines.add(String.format(Locale.ROOT, "%-" + w + "s %7d %12.1f %10.2f %10.3f %9.3f", k.kernel(), k.tasks(),
+                    k.totalMicros(), k.meanMicros(), k.gflops(), k.gbPerSecond()));
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,43 @@
+package dev.jpto.runtime.dfx;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Streams a JSON file (traces can be large), creating its directory; I/O errors name the file. */
+final class Json {
+    private static final JsonFactory FACTORY = new JsonFactory();
+
+    @FunctionalInterface
+    interface Body {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private Json() {
+    }
+
+    static Path write(Path file, Body body) {
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            try (JsonGenerator g = FACTORY.createGenerator(file.toFile(), JsonEncoding.UTF8)) {
+                body.write(g);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        return file;
+    }
+
+    static void longArray(JsonGenerator g, String name, long[] values) throws IOException {
+        g.writeFieldName(name);
+        longArray(g, values);
+    }
+
+    static void longArray(JsonGenerator g, long[] values) throws IOException {
+        g.writeArray(values, 0, values.length);
+    }
+}

@@ -1,0 +1,29 @@
+package dev.jpto.runtime.dfx;
+
+import dev.jpto.runtime.CoreType;
+import java.util.List;
+
+/** A submitted task as the orchestrator saw it (dependency graph, swimlane slice arguments). */
+record TaskInfo(long id, String kernel, CoreType coreType, int scopeDepth, List<ArgInfo> args) {
+    int ring() {
+        return (int) (id >>> 32);
+    }
+
+    long local() {
+        return id & 0xFFFF_FFFFL;
+    }
+
+    private static final char[] DIGITS = "0123456789abcdef".toCharArray();
+
+    /** {@code 0x%016x} without the formatter (called once or more per task by every writer). */
+    static String hex(long id) {
+        char[] c = new char[18];
+        c[0] = '0';
+        c[1] = 'x';
+        for (int i = 17; i >= 2; i--) {
+            c[i] = DIGITS[(int) (id & 15)];
+            id >>>= 4;
+        }
+        return new String(c);
+    }
+}
