@@ -20,7 +20,8 @@ import java.util.List;
  * <li><b>Float tiles</b> (fp32, fp16, bf16) compute in fp32 and round the result to the tile's dtype,
  * nearest even; transcendentals are evaluated in double and rounded to fp32 once. A scalar operand of a
  * float op is rounded to fp32 first. MAX/MIN follow {@link Math#max(float, float)}: NaN if either side is
- * NaN, and -0.0 &lt; +0.0. Comparisons are IEEE: any comparison with NaN is false except NE, which is true.
+ * NaN, and -0.0 &lt; +0.0. Which NaN a float op returns (sign and payload) is not specified: engines agree
+ * on NaN-ness, not on NaN bits. Comparisons are IEEE: any comparison with NaN is false except NE, which is true.
  * <li><b>Integer tiles</b> (int8, uint8, int16, int32, int64) compute in 64 bits and wrap to their width
  * (two's complement; uint8 modulo 256). DIV truncates toward zero and {@code x / 0 = 0} (the device has no
  * trap; {@code MIN / -1} wraps to MIN). A scalar operand of an integer op is rounded to nearest even and
