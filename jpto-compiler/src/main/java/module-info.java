@@ -2,4 +2,9 @@
 module dev.jpto.compiler {
     requires transitive dev.jpto.runtime;
     requires com.fasterxml.jackson.databind;
+
+    exports dev.jpto.compiler;
+    exports dev.jpto.compiler.dsl;
+    exports dev.jpto.compiler.ir;
+    exports dev.jpto.compiler.run;
 }

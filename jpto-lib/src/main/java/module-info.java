@@ -1,10 +1,17 @@
 /** Golden runner, comparators, .npy I/O, input generators, the program registry and the models. */
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
+    requires java.management;
+    requires jdk.management;
     requires jdk.incubator.vector;
 
+    exports dev.jpto.lib;
+    exports dev.jpto.lib.bench;
     exports dev.jpto.lib.compare;
     exports dev.jpto.lib.gen;
-    exports dev.jpto.lib.npy;
+    exports dev.jpto.lib.models.basic;
     exports dev.jpto.lib.models.dsv4;
+    exports dev.jpto.lib.npy;
+    exports dev.jpto.lib.registry;
+    exports dev.jpto.lib.runner;
 }

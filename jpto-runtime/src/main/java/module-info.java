@@ -2,4 +2,6 @@
 module dev.jpto.runtime {
     requires transitive dev.jpto.isa;
     requires com.fasterxml.jackson.databind;
+
+    exports dev.jpto.runtime;
 }

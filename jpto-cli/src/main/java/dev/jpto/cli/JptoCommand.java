@@ -1,7 +1,12 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.run.RunConfigKeys;
+import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.ProgramRegistry;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Properties;
 import picocli.CommandLine;
@@ -12,7 +17,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = JptoCommand.Version.class,
         description = "Write, run, size, debug and benchmark tile programs on a simulated AI-accelerator chip.",
-        subcommands = {CommandLine.HelpCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, ListCommand.class, RunCommand.class, CompileCommand.class,
+                ExecCommand.class, BenchCommand.class})
 public final class JptoCommand implements Runnable {
     /** Exit code for bad flags, values or configuration. */
     public static final int EXIT_USAGE = 2;
@@ -20,11 +26,34 @@ public final class JptoCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** Where commands write their log and their errors (System.out/err, or a test's buffers). */
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    /** The programs {@code list}, {@code run} and {@code compile} know. */
+    ProgramRegistry registry = Programs.registry();
+
+    /** The command line on System.out/err (picocli's own writers may be replaced with setOut/setErr). */
     static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new JptoCommand());
+        return commandLine(System.out, System.err, Programs.registry());
+    }
+
+    static CommandLine commandLine(PrintStream out, PrintStream err, ProgramRegistry registry) {
+        JptoCommand top = new JptoCommand();
+        top.out = out;
+        top.err = err;
+        top.registry = registry;
+        CommandLine cl = new CommandLine(top);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        for (String name : new String[] {"run", "exec"}) {
+            // the key list comes from RunConfig's components, never from a list kept here
+            cl.getSubcommands().get(name).getCommandSpec().usageMessage().footer("",
+                    "--runtime-cfg keys (RunConfig's fields): " + String.join(", ", RunConfigKeys.keys()));
+        }
         cl.setParameterExceptionHandler((ex, args) -> {
-            ex.getCommandLine().getErr().println("jpto: " + ex.getMessage());
-            ex.getCommandLine().getErr().println("Try 'jpto --help' for the commands and options.");
+            CommandLine sub = ex.getCommandLine();
+            sub.getErr().println("jpto: " + ex.getMessage());
+            sub.getErr().println("Try '" + sub.getCommandSpec().qualifiedName() + " --help' for the options.");
             return EXIT_USAGE;
         });
         return cl;

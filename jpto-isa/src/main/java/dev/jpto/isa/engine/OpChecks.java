@@ -171,10 +171,8 @@ public final class OpChecks {
 
     /** A is M×K; B is K×N (or N×K with {@code transposeB}); C is fp32 (float inputs) or int32 (int8 inputs). */
     public static void matmul(Tile c, Tile a, Tile b, boolean transposeB, boolean accumulate) {
-        String op = transposeB ? "matmul_bt" : "matmul";
-        if (accumulate) {
-            op += "_acc";
-        }
+        // constants, not concatenation: this runs on every matmul call and must not allocate
+        String op = transposeB ? (accumulate ? "matmul_bt_acc" : "matmul_bt") : (accumulate ? "matmul_acc" : "matmul");
         DType in = a.dtype();
         DType acc;
         if (in == DType.FP32 || in == DType.BF16 || in == DType.FP16) {
@@ -196,7 +194,9 @@ public final class OpChecks {
                     + a.describe() + ", got " + b.describe());
         }
         if (accumulate) {
-            expect(op, "c", c, acc, m, n, "the accumulator of a " + m + "x" + n + " product");
+            if (c.dtype() != acc || c.validRows() != m || c.validCols() != n) { // the message only when it fails
+                expect(op, "c", c, acc, m, n, "the accumulator of a " + m + "x" + n + " product");
+            }
         } else {
             dtype(op, "c", c, acc);
             fits(op, "c", c, m, n);

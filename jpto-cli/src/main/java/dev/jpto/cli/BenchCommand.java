@@ -1,0 +1,77 @@
+package dev.jpto.cli;
+
+import dev.jpto.isa.DType;
+import dev.jpto.isa.engine.VectorEngine;
+import dev.jpto.lib.bench.CpuPeak;
+import dev.jpto.lib.bench.MatmulBenchmark;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code jpto bench ...}: benchmarks, each printed beside its baseline measured in the same run. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Benchmarks, each beside its baseline measured in the same run.",
+        subcommands = {BenchCommand.Matmul.class})
+public final class BenchCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** {@code jpto bench matmul}: GFLOP/s of the Vector API engine and the scalar reference, and the peak. */
+    @Command(name = "matmul", mixinStandardHelpOptions = true,
+            description = "Tiled matmul C = A·B (square, fp32 C): Vector API engine vs the scalar reference engine,"
+                    + " GFLOP/s, ratio, and %% of this core's FP32 FMA peak.")
+    static final class Matmul implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--size", defaultValue = "1024", description = "M = N = K, a multiple of --tile (default ${DEFAULT-VALUE})")
+        int size;
+
+        @Option(names = "--dtype", defaultValue = "fp32", description = "input dtype of A and B: fp32, bf16 or fp16 (default ${DEFAULT-VALUE})")
+        String dtype;
+
+        @Option(names = "--tile", defaultValue = "128", description = "edge of every matmul call's tiles (default ${DEFAULT-VALUE})")
+        int tile;
+
+        @Option(names = "--warmups", defaultValue = "5", description = "untimed runs first (default ${DEFAULT-VALUE})")
+        int warmups;
+
+        @Option(names = "--runs", defaultValue = "10", description = "timed runs; the best is reported (default ${DEFAULT-VALUE})")
+        int runs;
+
+        @Option(names = "--scalar-tiles", defaultValue = "1",
+                description = "C tiles the scalar engine computes, each size/tile calls (default ${DEFAULT-VALUE})")
+        int scalarTiles;
+
+        @Option(names = "--fma-units", defaultValue = "2", description = "FMA units per core assumed for the peak (default ${DEFAULT-VALUE})")
+        int fmaUnits;
+
+        @Option(names = "--ghz", description = "core clock for the peak (default: BogoMIPS / 2 from /proc/cpuinfo)")
+        Double ghz;
+
+        @Override
+        public Integer call() {
+            MatmulBenchmark.Options options;
+            try {
+                if (fmaUnits < 1) {
+                    throw new IllegalArgumentException("--fma-units must be >= 1: fma-units=" + fmaUnits + " (try 2)");
+                }
+                int lanes = VectorEngine.floatLanes();
+                CpuPeak peak = ghz != null ? CpuPeak.of(ghz, fmaUnits, lanes) : CpuPeak.detect(fmaUnits, lanes);
+                options = new MatmulBenchmark.Options(size, DType.fromText(dtype), tile, warmups, runs, scalarTiles, peak);
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                spec.commandLine().getErr().println("jpto bench matmul: " + e.getMessage());
+                return JptoCommand.EXIT_USAGE;
+            }
+            MatmulBenchmark.Result result = MatmulBenchmark.run(options);
+            result.lines().forEach(spec.commandLine().getOut()::println);
+            return result.agree() ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package dev.jpto.cli;
+
+import dev.jpto.runtime.Platform;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import picocli.CommandLine.Option;
+
+/** The options every command that runs on a chip takes: which chip, runtime_cfg entries, DFX switches. */
+final class ChipOptions {
+    @Option(names = {"-p", "--platform"}, paramLabel = "PLATFORM", defaultValue = "a2a3sim",
+            converter = PlatformConverter.class,
+            description = "a2a3sim, a5sim (simulated), a2a3, a5 (hardware: no device in this build); "
+                    + "default ${DEFAULT-VALUE}")
+    Platform platform;
+
+    @Option(names = {"-d", "--device"}, paramLabel = "N", defaultValue = "0",
+            description = "device index (default ${DEFAULT-VALUE})")
+    int device;
+
+    @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE",
+            description = "a RunConfig field, repeatable; keys are RunConfig's own names, e.g. ring_heap=512MiB, "
+                    + "ring_heap=0,0,2GiB,0, ring_task_window=16384, ring_dep_pool=16384, aicpu_thread_num=4")
+    Map<String, String> runtimeCfg = new LinkedHashMap<>();
+
+    @Option(names = "--enable-scope-stats", description = "write scope statistics under the output dir")
+    boolean scopeStats;
+
+    @Option(names = "--enable-chip-swimlane",
+            description = "write the chip swimlane trace (level 1; other levels: --runtime-cfg enable_chip_swimlane=N)")
+    boolean swimlane;
+
+    @Option(names = "--enable-dep-gen", description = "write the dependency graph (deps.json)")
+    boolean depGen;
+
+    @Option(names = "--dump-args",
+            description = "dump task arguments (level 1; other levels: --runtime-cfg enable_dump_args=N)")
+    boolean dumpArgs;
+
+    @Option(names = "--verbose", description = "show stack traces of errors")
+    boolean verbose;
+
+    /**
+     * The runtime_cfg entries these options stand for: the --runtime-cfg map plus the DFX switches, with
+     * {@code output_prefix} set to {@code outputDir} when a DFX switch is on and none was given.
+     *
+     * @throws UsageException when a DFX switch is on but there is nowhere to write
+     */
+    Map<String, String> runtimeCfg(Optional<Path> outputDir) {
+        Map<String, String> cfg = new LinkedHashMap<>(runtimeCfg);
+        String firstDfx = null;
+        if (scopeStats) {
+            cfg.put("enable_scope_stats", "true");
+            firstDfx = "--enable-scope-stats";
+        }
+        if (swimlane) {
+            cfg.put("enable_chip_swimlane", "1");
+            firstDfx = firstDfx == null ? "--enable-chip-swimlane" : firstDfx;
+        }
+        if (depGen) {
+            cfg.put("enable_dep_gen", "true");
+            firstDfx = firstDfx == null ? "--enable-dep-gen" : firstDfx;
+        }
+        if (dumpArgs) {
+            cfg.put("enable_dump_args", "1");
+            firstDfx = firstDfx == null ? "--dump-args" : firstDfx;
+        }
+        if (firstDfx != null && !cfg.containsKey("output_prefix")) {
+            String flag = firstDfx;
+            Path dir = outputDir.orElseThrow(() -> new UsageException(flag
+                    + " writes files: give --output-dir DIR (or --runtime-cfg output_prefix=DIR)"));
+            cfg.put("output_prefix", dir.toAbsolutePath().toString());
+        }
+        return cfg;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.jpto.cli;
+
+import dev.jpto.compiler.Compiler;
+import dev.jpto.compiler.CompileOptions;
+import dev.jpto.lib.registry.ProgramSpec;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code jpto compile PROGRAM -o WORKDIR}: writes the work dir that {@code jpto exec} runs. */
+@Command(name = "compile", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Compile a program at a preset into a work dir (manifest.json, kernels/*.pto, orchestration).")
+final class CompileCommand implements Callable<Integer> {
+    @ParentCommand
+    JptoCommand top;
+
+    @Mixin
+    ProgramOptions program = new ProgramOptions();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "WORKDIR", required = true, description = "the work dir to write")
+    Path workDir;
+
+    @Option(names = "--dump-ir", description = "also write the IR after every pass to WORKDIR/ir/NN-<pass>.ir")
+    boolean dumpIr;
+
+    @Option(names = "--verbose", description = "show stack traces of errors")
+    boolean verbose;
+
+    @Override
+    public Integer call() {
+        return Outcome.of("compile", top.err, verbose, () -> {
+            ProgramSpec spec = program.spec(top.registry);
+            long start = System.nanoTime();
+            Compiler.compile(spec.program(), workDir, CompileOptions.defaults().withDumpIr(dumpIr));
+            top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s, %d kernel(s) → %s",
+                    (System.nanoTime() - start) / 1e9, spec.programName(), spec.preset(),
+                    spec.program().kernels().size(), workDir.toAbsolutePath().normalize()));
+            if (!spec.runtimeCfg().isEmpty()) {
+                top.out.println("[RUN] this program's default runtime_cfg " + spec.runtimeCfg()
+                        + ": pass it to 'jpto exec' as --runtime-cfg KEY=VALUE");
+            }
+            return ExitCodes.PASS;
+        });
+    }
+}

@@ -1,0 +1,72 @@
+package dev.jpto.cli;
+
+import dev.jpto.compiler.CompiledProgram;
+import dev.jpto.compiler.Runner;
+import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.compiler.run.RunConfig;
+import dev.jpto.isa.Tensor;
+import dev.jpto.lib.runner.RuntimeCfg;
+import dev.jpto.lib.runner.TensorFiles;
+import dev.jpto.runtime.RunReport;
+import java.lang.foreign.Arena;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code jpto exec WORKDIR --inputs DIR --outputs DIR}: runs a compiled work dir on .npy inputs. */
+@Command(name = "exec", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run a compiled work dir on <name>.npy inputs (Runner.executeCompiled) and write <name>.npy "
+                + "outputs.", "On the inputs 'jpto run --save-tensors' saved, the outputs are bit-identical to run's."})
+final class ExecCommand implements Callable<Integer> {
+    @ParentCommand
+    JptoCommand top;
+
+    @Parameters(index = "0", paramLabel = "WORKDIR", description = "a work dir written by 'jpto compile'")
+    Path workDir;
+
+    @Option(names = "--inputs", paramLabel = "DIR", required = true,
+            description = "one <name>.npy per program input (bf16/fp16 may be stored as float32)")
+    Path inputs;
+
+    @Option(names = "--outputs", paramLabel = "DIR", required = true,
+            description = "where <name>.npy is written per program output (bf16/fp16 as float32)")
+    Path outputs;
+
+    @Mixin
+    ChipOptions chip = new ChipOptions();
+
+    @Override
+    public Integer call() {
+        return Outcome.of("exec", top.err, chip.verbose, () -> {
+            RunConfig config = RuntimeCfg.resolve(Map.of(), chip.runtimeCfg(Optional.of(outputs)), chip.platform,
+                    chip.device);
+            CompiledProgram compiled = CompiledProgram.load(workDir);
+            try (Arena arena = Arena.ofShared()) {
+                Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, compiled.inputs(), arena));
+                Map<String, Tensor> outs = new LinkedHashMap<>();
+                for (TensorDecl d : compiled.outputs()) {
+                    outs.put(d.name(), Tensor.allocate(arena, d.dtype(), d.shape()));
+                }
+                args.putAll(outs);
+                long start = System.nanoTime();
+                RunReport report = Runner.executeCompiled(workDir, args, config);
+                top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
+                        (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
+                        report.elapsedNanos() / 1e3));
+                TensorFiles.write(outputs, outs);
+                for (TensorDecl d : compiled.outputs()) {
+                    top.out.println("[RUN] wrote " + TensorFiles.file(outputs, d.name()) + " " + d);
+                }
+            }
+            return ExitCodes.PASS;
+        });
+    }
+}

@@ -1,0 +1,34 @@
+package dev.jpto.cli;
+
+import dev.jpto.compiler.WorkDirException;
+import dev.jpto.lib.runner.JitConfigException;
+import dev.jpto.runtime.ChipRuntimeException;
+import java.io.PrintStream;
+import java.util.concurrent.Callable;
+
+/** Maps what a command throws to DESIGN.md's exit codes and a one-line message; stack traces only with --verbose. */
+final class Outcome {
+    private Outcome() {
+    }
+
+    static int of(String command, PrintStream err, boolean verbose, Callable<Integer> body) {
+        try {
+            return body.call();
+        } catch (ChipRuntimeException e) {
+            return fail(err, verbose, e, "jpto " + command + ": runtime error: " + e.getMessage(), ExitCodes.RUNTIME);
+        } catch (UsageException | JitConfigException | WorkDirException | IllegalArgumentException e) {
+            return fail(err, verbose, e, "jpto " + command + ": " + e.getMessage(), ExitCodes.USAGE);
+        } catch (Exception e) {
+            return fail(err, verbose, e, "jpto " + command + ": internal error: " + e
+                    + (verbose ? "" : " (run with --verbose for the stack trace)"), ExitCodes.RUNTIME);
+        }
+    }
+
+    private static int fail(PrintStream err, boolean verbose, Exception e, String line, int code) {
+        err.println(line);
+        if (verbose) {
+            e.printStackTrace(err);
+        }
+        return code;
+    }
+}

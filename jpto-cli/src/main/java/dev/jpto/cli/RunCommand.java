@@ -1,0 +1,71 @@
+package dev.jpto.cli;
+
+import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.runner.GoldenRunner;
+import dev.jpto.lib.runner.Progress;
+import dev.jpto.lib.runner.RunResult;
+import dev.jpto.lib.runner.RunSpec;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code jpto run PROGRAM}: the golden runner. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Compile → generate inputs → golden → runtime → [benchmark] → validate.",
+            "Exit 0 PASS, 1 validation FAIL, 2 usage or bad config, 3 runtime error."})
+final class RunCommand implements Callable<Integer> {
+    @ParentCommand
+    JptoCommand top;
+
+    @Mixin
+    ProgramOptions program = new ProgramOptions();
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "input seed (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--bench", paramLabel = "ROUNDS", defaultValue = "0",
+            description = "timed benchmark rounds after the correctness run (default ${DEFAULT-VALUE}: none)")
+    int benchRounds;
+
+    @Option(names = "--output-dir", paramLabel = "DIR",
+            description = "keep the work dir (DIR/work_dir) and DFX files here; default: a temporary work dir")
+    Path outputDir;
+
+    @Option(names = "--save-tensors",
+            description = "write inputs/, outputs/ and golden/ .npy files under --output-dir (bf16/fp16 as float32)")
+    boolean saveTensors;
+
+    @Mixin
+    ChipOptions chip = new ChipOptions();
+
+    @Override
+    public Integer call() {
+        return Outcome.of("run", top.err, chip.verbose, () -> {
+            if (benchRounds < 0) {
+                throw new UsageException("--bench must be >= 0 rounds: --bench " + benchRounds + " (try 10)");
+            }
+            if (saveTensors && outputDir == null) {
+                throw new UsageException("--save-tensors writes files: give --output-dir DIR");
+            }
+            ProgramSpec spec = program.spec(top.registry);
+            RunSpec run = RunSpec.defaults(top.out).withPlatform(chip.platform, chip.device).withSeed(seed)
+                    .withBench(benchRounds, progress());
+            if (outputDir != null) {
+                run = run.withOutputDir(outputDir, saveTensors);
+            }
+            RunResult result = GoldenRunner.runJit(spec, run, chip.runtimeCfg(Optional.ofNullable(outputDir)));
+            return result.passed() ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
+        });
+    }
+
+    /** A bar on a terminal, plain lines otherwise (a pipe, a log file, a test). */
+    private Progress progress() {
+        java.io.Console console = System.console();
+        boolean terminal = top.out == System.out && console != null && console.isTerminal();
+        return terminal ? new TerminalProgress(top.out) : Progress.lines(top.out);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.jpto.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class BenchCommandTest {
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cl = JptoCommand.commandLine();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        return cl.execute(args);
+    }
+
+    @Test
+    void matmulPrintsBothEnginesTheRatioAndThePeak() {
+        int code = run("bench", "matmul", "--size", "64", "--tile", "32", "--warmups", "0", "--runs", "1",
+                "--ghz", "2.6", "--dtype", "bf16");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("matmul bf16 64x64x64", "GFLOP/s  VectorEngine", "GFLOP/s  ScalarEngine",
+                "ratio", "bit-identical", "166.4 GFLOP/s = 2.60 GHz", "% of the single-core FP32 FMA peak");
+    }
+
+    @Test
+    void badSizeIsAUsageErrorWithAFix() {
+        assertThat(run("bench", "matmul", "--size", "1000", "--ghz", "2.6")).isEqualTo(JptoCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("size must be a positive multiple of the tile edge 128: size=1000 (try 1024)");
+    }
+
+    @Test
+    void unknownDtypeListsTheValidOnes() {
+        assertThat(run("bench", "matmul", "--dtype", "fp8", "--ghz", "2.6")).isEqualTo(JptoCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("unknown dtype 'fp8'; valid:");
+    }
+}

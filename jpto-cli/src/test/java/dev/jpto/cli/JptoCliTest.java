@@ -1,0 +1,238 @@
+package dev.jpto.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jpto.compiler.run.RunConfigKeys;
+import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.ProgramRegistry;
+import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.registry.PresetProgram;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The command contract of DESIGN.md, run in-process through {@link Main#run(PrintStream, PrintStream, String...)}. */
+class JptoCliTest {
+    private final ByteArrayOutputStream outBuf = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream errBuf = new ByteArrayOutputStream();
+    private final PrintStream out = new PrintStream(outBuf, true, StandardCharsets.UTF_8);
+    private final PrintStream err = new PrintStream(errBuf, true, StandardCharsets.UTF_8);
+
+    private int jpto(String... args) {
+        return Main.run(out, err, args);
+    }
+
+    private String out() {
+        return outBuf.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return errBuf.toString(StandardCharsets.UTF_8);
+    }
+
+    private List<String> outLines() {
+        return out().lines().toList();
+    }
+
+    @Test
+    void listShowsEveryProgramWithItsPresetsAndTheDefaultMarked() {
+        assertThat(jpto("list")).isZero();
+        for (ProgramDef p : Programs.registry().all()) {
+            String line = outLines().stream().filter(l -> l.startsWith(p.name() + " ")).findFirst().orElseThrow();
+            assertThat(line).contains(p.defaultPreset() + "*").contains(p.description());
+            for (String preset : p.presets()) {
+                assertThat(line).contains(preset);
+            }
+        }
+    }
+
+    @Test
+    void runPrintsTheStagesOneLinePerOutputAndPass() {
+        int code = jpto("run", "basic.softmax", "--preset", "tiny", "--seed", "5");
+        assertThat(code).as(err()).isZero();
+        assertThat(outLines().getFirst()).isEqualTo("[RUN] basic.softmax preset=tiny seed=5 platform=a2a3sim device=0");
+        assertThat(out()).containsSubsequence("[RUN] compile (", "[RUN] generate inputs (", "[RUN] compute golden (",
+                "[RUN] runtime (", "[RUN] validate (", "'y' PASS shape=[128, 96] dtype=fp32");
+        assertThat(outLines().getLast()).matches("\\[RUN\\] PASS \\(\\d+\\.\\d+s\\)");
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void runWithBenchPrintsTheBenchmarkStageAndEffectiveTimes() {
+        assertThat(jpto("run", "basic.vector_add", "--preset", "tiny", "--bench", "4", "-p", "a5sim")).isZero();
+        assertThat(out()).contains("platform=a5sim").containsSubsequence("[RUN] runtime (", "[RUN] benchmark (",
+                "effective_us (4 rounds) min=", "[RUN] validate (");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"list", "run", "compile", "exec", "bench"})
+    void everyCommandHasHelp(String command) {
+        assertThat(jpto(command, "--help")).isZero();
+        assertThat(out()).contains("Usage: jpto " + command);
+    }
+
+    @Test
+    void runHelpListsTheContractOptions() {
+        jpto("run", "--help");
+        assertThat(out().replaceAll("\\s+", " ")).contains("-p, --platform", "-d, --device", "--preset", "--seed", "--bench", "--output-dir",
+                "--save-tensors", "--runtime-cfg", "--enable-scope-stats", "--enable-chip-swimlane",
+                "--enable-dep-gen", "--dump-args", "--verbose",
+                "--runtime-cfg keys (RunConfig's fields): " + String.join(", ", RunConfigKeys.keys()));
+    }
+
+    @Test
+    void anUnknownFlagIsAUsageErrorNamingIt() {
+        assertThat(jpto("run", "basic.matmul", "--bogus")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("Unknown option: '--bogus'").contains("jpto run --help");
+        assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void anUnknownPlatformListsTheValidOnes() {
+        assertThat(jpto("run", "basic.matmul", "-p", "a9")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("'--platform'").contains("a2a3sim, a5sim, a2a3, a5");
+    }
+
+    @Test
+    void aMalformedRuntimeCfgIsAUsageError() {
+        assertThat(jpto("run", "basic.matmul", "--runtime-cfg", "ring_heap")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("--runtime-cfg").contains("KEY=VALUE");
+    }
+
+    @Test
+    void anUnknownRuntimeCfgKeyListsRunConfigsKeys() {
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_hep=1GiB"))
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(err().strip()).startsWith("jpto run: runtime_cfg: unknown run config key 'ring_hep'")
+                .contains(String.join(", ", RunConfigKeys.keys()))
+                .doesNotContain("\tat ");
+        assertThat(err().strip().lines().count()).isEqualTo(1);
+    }
+
+    @Test
+    void aBadRuntimeCfgValueNamesTheKeyAndTheRule() {
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_task_window=1000"))
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("ring_task_window").contains("1000");
+    }
+
+    @Test
+    void anUnknownProgramListsTheValidOnes() {
+        assertThat(jpto("run", "basic.nope")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("unknown program 'basic.nope'").contains("basic.flash_attention")
+                .contains("basic.vector_add");
+    }
+
+    @Test
+    void anUnknownPresetListsTheValidOnes() {
+        assertThat(jpto("run", "basic.flash_attention", "--preset", "huge")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("--preset huge is not a preset of basic.flash_attention; valid presets: tiny, "
+                + "tiny_bf16, demo, large");
+    }
+
+    @Test
+    void saveTensorsAndDfxFlagsNeedAnOutputDir() {
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--save-tensors")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("--save-tensors").contains("--output-dir DIR");
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--enable-scope-stats")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("--enable-scope-stats writes files: give --output-dir DIR");
+    }
+
+    @Test
+    void scopeStatsAreWrittenUnderTheOutputDir(@TempDir Path dir) throws Exception {
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--enable-scope-stats", "--output-dir",
+                dir.toString())).as(err()).isZero();
+        try (var files = Files.walk(dir)) {
+            assertThat(files.map(Path::toString)).anyMatch(f -> f.endsWith("scope_stats.jsonl"));
+        }
+    }
+
+    @Test
+    void anUndersizedHeapRingIsARuntimeErrorWithTheRuntimesCode() {
+        int code = jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB");
+        assertThat(code).isEqualTo(ExitCodes.RUNTIME);
+        assertThat(err()).startsWith("jpto run: runtime error: orch_error_code=2 HEAP_RING_DEADLOCK")
+                .contains("ring_heap").doesNotContain("\tat ");
+        assertThat(outLines().getLast()).contains("[RUN] FAIL").contains("HEAP_RING_DEADLOCK");
+    }
+
+    @Test
+    void verboseShowsTheStackTrace() {
+        jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB", "--verbose");
+        assertThat(err()).contains("\tat ");
+    }
+
+    @Test
+    void theSameRingSizeThatDeadlocksPassesWhenLargeEnough() {
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=1MiB", "--bench", "2"))
+                .as(err()).isZero();
+    }
+
+    @Test
+    void aValidationFailureExitsOne() {
+        // vector_add's tiny preset with a golden that is off by one everywhere
+        ProgramSpec good = Programs.registry().get("basic.vector_add").spec("tiny");
+        ProgramSpec broken = new ProgramSpec("test.broken_add", "tiny", good.program(), good.inputs(), (in, o) -> {
+            good.golden().compute(in, o);
+            var z = o.get("z");
+            for (long i = 0; i < z.numel(); i++) {
+                z.setDouble(i, z.getDouble(i) + 1);
+            }
+        }, good.comparators(), good.runtimeCfg());
+        record P(String name) {
+        }
+        ProgramDef def = new PresetProgram<>("test.broken_add", "vector add against a wrong golden",
+                List.of(new P("tiny")), P::name, "tiny", p -> broken);
+        var registry = new ProgramRegistry(List.of(def));
+        int code = JptoCommand.commandLine(out, err, registry).execute("run", "test.broken_add");
+        assertThat(code).isEqualTo(ExitCodes.VALIDATION_FAIL);
+        assertThat(out()).contains("'z' FAIL shape=[128, 256] dtype=fp32").contains("max_abs=1.000");
+        assertThat(outLines().getLast()).startsWith("[RUN] FAIL (");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"basic.flash_attention:tiny_bf16", "basic.matmul:tiny", "basic.rmsnorm:tiny"})
+    void compileThenExecReproducesRunsOutputsBitForBit(String programAndPreset, @TempDir Path tmp) throws Exception {
+        String program = programAndPreset.split(":")[0];
+        String preset = programAndPreset.split(":")[1];
+        Path runDir = tmp.resolve("run");
+        assertThat(jpto("run", program, "--preset", preset, "--seed", "11", "--output-dir", runDir.toString(),
+                "--save-tensors")).as(err()).isZero();
+        Path workDir = tmp.resolve("wd");
+        assertThat(jpto("compile", program, "--preset", preset, "-o", workDir.toString())).as(err()).isZero();
+        Path execOut = tmp.resolve("exec_out");
+        assertThat(jpto("exec", workDir.toString(), "--inputs", runDir.resolve("inputs").toString(), "--outputs",
+                execOut.toString())).as(err()).isZero();
+        ProgramSpec spec = Programs.registry().get(program).spec(preset);
+        for (var d : spec.outputs()) {
+            Path a = runDir.resolve("outputs").resolve(d.name() + ".npy");
+            Path b = execOut.resolve(d.name() + ".npy");
+            assertThat(Files.mismatch(a, b)).as(d.name()).isEqualTo(-1L);
+        }
+        assertThat(out()).contains("[RUN] wrote " + execOut.resolve(spec.outputs().getFirst().name() + ".npy"));
+    }
+
+    @Test
+    void execOfAMissingInputNamesTheFile(@TempDir Path tmp) {
+        Path workDir = tmp.resolve("wd");
+        assertThat(jpto("compile", "basic.vector_add", "--preset", "tiny", "-o", workDir.toString())).isZero();
+        assertThat(jpto("exec", workDir.toString(), "--inputs", tmp.resolve("none").toString(), "--outputs",
+                tmp.resolve("o").toString())).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("missing input file").contains("x.npy");
+    }
+
+    @Test
+    void execOfSomethingThatIsNotAWorkDirIsAUsageError(@TempDir Path tmp) {
+        assertThat(jpto("exec", tmp.toString(), "--inputs", tmp.toString(), "--outputs", tmp.toString()))
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).startsWith("jpto exec: ").contains("manifest.json");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.jpto.compiler;
+
+import dev.jpto.compiler.exec.ProgramInterpreter;
+import dev.jpto.compiler.run.CallConfigs;
+import dev.jpto.compiler.run.OsEnv;
+import dev.jpto.compiler.run.RunConfig;
+import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.CallConfig;
+import dev.jpto.runtime.Chip;
+import dev.jpto.runtime.RunReport;
+import java.util.Map;
+
+/**
+ * The single run path under every dispatch surface: a chip chosen by the RunConfig's host-only fields, and a
+ * CallConfig from {@link CallConfigs#from} — nothing else. Surfaces differ only in how they get the program and
+ * how often they call {@link #run}.
+ */
+final class Dispatch {
+    private Dispatch() {
+    }
+
+    /** Opens the chip {@code config} names (platform, device, os_env). */
+    static Chip open(RunConfig config) {
+        return Chip.open(config.platform(), config.deviceId(), OsEnv.chipOptions(config.osEnv()));
+    }
+
+    /** Validates and converts {@code config} once; callers that run repeatedly reuse the result. */
+    static CallConfig callConfig(RunConfig config) {
+        return CallConfigs.from(config);
+    }
+
+    static RunReport run(Chip chip, CompiledProgram program, Map<String, Tensor> args, CallConfig call) {
+        Map<String, Tensor> bound = ProgramArgs.bind(program.program(), args);
+        return chip.run(new ProgramInterpreter(program.program(), bound, program.kernels()), call);
+    }
+
+    /** Opens the chip, runs once, closes it. */
+    static RunReport runOnce(CompiledProgram program, Map<String, Tensor> args, RunConfig config) {
+        CallConfig call = callConfig(config);
+        ProgramArgs.bind(program.program(), args);
+        try (Chip chip = open(config)) {
+            return run(chip, program, args, call);
+        }
+    }
+
+    /** The chip a worker holds must be the one the config names, opened with the same os_env. */
+    static void checkSameChip(Chip chip, RunConfig config) {
+        if (chip.platform() != config.platform() || chip.deviceId() != config.deviceId()) {
+            throw new IllegalArgumentException("this worker holds chip " + chip.platform().text() + " device "
+                    + chip.deviceId() + " but the run config asks for platform=" + config.platform().text()
+                    + " device_id=" + config.deviceId() + "; open a ChipWorker for that chip or change the config");
+        }
+        if (!OsEnv.chipOptions(config.osEnv()).equals(chip.options())) {
+            throw new IllegalArgumentException("this worker's chip was opened with options " + chip.options()
+                    + " but the run config's os_env=" + config.osEnv() + " asks for "
+                    + OsEnv.chipOptions(config.osEnv()) + "; open a ChipWorker with this config");
+        }
+    }
+}

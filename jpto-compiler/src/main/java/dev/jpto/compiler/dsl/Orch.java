@@ -1,0 +1,105 @@
+package dev.jpto.compiler.dsl;
+
+import dev.jpto.compiler.ir.Affine;
+import dev.jpto.compiler.ir.Stmt;
+import dev.jpto.compiler.ir.SubmitArg;
+import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.compiler.ir.TensorExpr;
+import dev.jpto.isa.DType;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The body of an orchestration function: loops, scopes, intermediates and task submissions, recorded as IR.
+ * Loop variables are {@link Affine} handles: {@code i.times(64).plus(j)}.
+ */
+public final class Orch {
+    private final ProgramBuilder program;
+    private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
+
+    Orch(ProgramBuilder program) {
+        this.program = program;
+        blocks.push(new ArrayList<>());
+    }
+
+    /** An intermediate tensor; the first task that passes it with {@code out(...)} allocates it on the heap ring. */
+    public TensorVar alloc(String name, DType dtype, long... shape) {
+        TensorDecl decl = new TensorDecl(name, dtype, shape);
+        blocks.peek().add(new Stmt.Alloc(decl));
+        return new TensorVar(new TensorExpr.Ref(name), dtype, shape);
+    }
+
+    /** {@code for var in range(start, end, step)}; bounds may use enclosing loop variables. */
+    public void forRange(String var, Object start, Object end, long step, Consumer<Affine> body) {
+        Affine from = affine("forRange " + var + " start", start);
+        Affine to = affine("forRange " + var + " end", end);
+        blocks.push(new ArrayList<>());
+        body.accept(Affine.var(var));
+        List<Stmt> stmts = blocks.pop();
+        blocks.peek().add(new Stmt.For(var, from, to, step, stmts));
+    }
+
+    /** {@code for var in range(start, end)}. */
+    public void forRange(String var, Object start, Object end, Consumer<Affine> body) {
+        forRange(var, start, end, 1, body);
+    }
+
+    /** {@code for var in range(end)}. */
+    public void forRange(String var, Object end, Consumer<Affine> body) {
+        forRange(var, 0L, end, 1, body);
+    }
+
+    /** A runtime scope around {@code body}: its tasks leave their ring's scope hold when it closes. */
+    public void scope(Runnable body) {
+        blocks.push(new ArrayList<>());
+        body.run();
+        List<Stmt> stmts = blocks.pop();
+        blocks.peek().add(new Stmt.Scope(stmts));
+    }
+
+    /** Submits a task running {@code kernel}; arguments follow the kernel's parameters (tensors, then scalars). */
+    public void submit(KernelRef kernel, TaskArg... args) {
+        if (kernel.owner() != program) {
+            throw new IllegalArgumentException("kernel " + kernel.name() + " was registered with another program; "
+                    + "register it with this program's kernel(...)");
+        }
+        List<SubmitArg> list = new ArrayList<>(args.length);
+        for (TaskArg a : args) {
+            list.add(a.arg());
+        }
+        blocks.peek().add(new Stmt.Submit(kernel.name(), kernel.coreType(), list));
+    }
+
+    List<Stmt> finish() {
+        if (blocks.size() != 1) {
+            throw new IllegalStateException("orchestration finished inside a loop or scope body");
+        }
+        return blocks.peek();
+    }
+
+    static Affine affine(String what, Object value) {
+        return switch (value) {
+            case Integer i -> Affine.of(i);
+            case Long l -> Affine.of(l);
+            case Affine a -> a;
+            case null -> throw new IllegalArgumentException(what + " is null");
+            default -> throw new IllegalArgumentException(what + " must be an int, a long or a loop index (Affine): got "
+                    + value.getClass().getSimpleName() + " " + value);
+        };
+    }
+
+    static List<Affine> affines(String what, Object[] values, int rank) {
+        if (values.length != rank) {
+            throw new IllegalArgumentException(what + " needs " + rank + " indices (one per dimension), got "
+                    + values.length);
+        }
+        List<Affine> out = new ArrayList<>(values.length);
+        for (int d = 0; d < values.length; d++) {
+            out.add(affine(what + " index " + d, values[d]));
+        }
+        return out;
+    }
+}

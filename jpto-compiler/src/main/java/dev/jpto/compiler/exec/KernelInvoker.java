@@ -1,0 +1,10 @@
+package dev.jpto.compiler.exec;
+
+import dev.jpto.isa.kernel.Kernel;
+import dev.jpto.runtime.TaskContext;
+
+/** Runs one kernel as the body of a task: tensor parameters are task arguments 0..n−1, scalars follow. */
+@FunctionalInterface
+public interface KernelInvoker {
+    void invoke(Kernel kernel, TaskContext task) throws Exception;
+}

@@ -1,0 +1,2 @@
+/** Execution of the orchestration IR on the runtime (internal). */
+package dev.jpto.compiler.exec;

@@ -1,0 +1,16 @@
+package dev.jpto.compiler.run;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * The description of a {@link RunConfig} component, for help text ({@link RunConfigKeys#help()}). The key and
+ * the default come from the component itself; this is the only other thing said about it.
+ */
+@Retention(RetentionPolicy.RUNTIME)
+@Target(ElementType.RECORD_COMPONENT)
+public @interface Knob {
+    String value();
+}

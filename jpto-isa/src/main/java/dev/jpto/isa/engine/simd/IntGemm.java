@@ -1,0 +1,118 @@
+package dev.jpto.isa.engine.simd;
+
+import dev.jpto.isa.Tile;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * int8 tile matmul with int32 accumulation, {@code C (+)= A·B} / {@code A·Bᵀ}: the same scheme as
+ * {@link FloatGemm} (A widened k-major in 4-row blocks, B widened into 32-column panels, a 4×32 register
+ * block) with wrapping int32 multiply-add, so results are bit-identical to the scalar engine.
+ *
+ * <p>Not thread-safe; buffers are reused across calls.
+ */
+public final class IntGemm {
+    private static final int MR = 4;
+    private static final int NR = 32;
+    private static final VectorSpecies<Integer> I = IntVector.SPECIES_512;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
+
+    private int[] packedA = new int[0];
+    private int[] packedB = new int[0];
+    private final int[] blockC = new int[MR * NR];
+
+    /** Over the valid regions (int8 A and B, int32 C); shapes are checked by the caller. */
+    public void multiply(Tile c, Tile a, Tile b, boolean transposeB, boolean accumulate) {
+        int m = a.validRows();
+        int k = a.validCols();
+        int n = transposeB ? b.validRows() : b.validCols();
+        int panels = (n + NR - 1) / NR;
+        pack(a, b, transposeB, m, k, n, panels);
+        MemorySegment cd = c.data();
+        for (int p = 0; p < panels; p++) {
+            int col0 = p * NR;
+            int cols = Math.min(NR, n - col0);
+            for (int row0 = 0; row0 < m; row0 += MR) {
+                int rows = Math.min(MR, m - row0);
+                java.util.Arrays.fill(blockC, 0);
+                if (accumulate) {
+                    for (int i = 0; i < rows; i++) {
+                        MemorySegment.copy(cd, INT, c.byteOffset(row0 + i, col0), blockC, i * NR, cols);
+                    }
+                }
+                block(packedA, row0 * k, packedB, p * k * NR, k, blockC);
+                for (int i = 0; i < rows; i++) {
+                    MemorySegment.copy(blockC, i * NR, cd, INT, c.byteOffset(row0 + i, col0), cols);
+                }
+            }
+        }
+    }
+
+    private static void block(int[] a, int aOff, int[] pb, int bOff, int k, int[] sums) {
+        IntVector c00 = IntVector.fromArray(I, sums, 0);
+        IntVector c01 = IntVector.fromArray(I, sums, 16);
+        IntVector c10 = IntVector.fromArray(I, sums, 32);
+        IntVector c11 = IntVector.fromArray(I, sums, 48);
+        IntVector c20 = IntVector.fromArray(I, sums, 64);
+        IntVector c21 = IntVector.fromArray(I, sums, 80);
+        IntVector c30 = IntVector.fromArray(I, sums, 96);
+        IntVector c31 = IntVector.fromArray(I, sums, 112);
+        for (int kk = 0; kk < k; kk++) {
+            int bi = bOff + kk * NR;
+            int ai = aOff + kk * MR;
+            IntVector b0 = IntVector.fromArray(I, pb, bi);
+            IntVector b1 = IntVector.fromArray(I, pb, bi + 16);
+            IntVector x = IntVector.broadcast(I, a[ai]);
+            c00 = x.mul(b0).add(c00);
+            c01 = x.mul(b1).add(c01);
+            x = IntVector.broadcast(I, a[ai + 1]);
+            c10 = x.mul(b0).add(c10);
+            c11 = x.mul(b1).add(c11);
+            x = IntVector.broadcast(I, a[ai + 2]);
+            c20 = x.mul(b0).add(c20);
+            c21 = x.mul(b1).add(c21);
+            x = IntVector.broadcast(I, a[ai + 3]);
+            c30 = x.mul(b0).add(c30);
+            c31 = x.mul(b1).add(c31);
+        }
+        c00.intoArray(sums, 0);
+        c01.intoArray(sums, 16);
+        c10.intoArray(sums, 32);
+        c11.intoArray(sums, 48);
+        c20.intoArray(sums, 64);
+        c21.intoArray(sums, 80);
+        c30.intoArray(sums, 96);
+        c31.intoArray(sums, 112);
+    }
+
+    /** A as 4-row blocks k-major ((i, k) at block·4K + 4k + i), B as 32-column panels; padding is zero. */
+    private void pack(Tile a, Tile b, boolean transposeB, int m, int k, int n, int panels) {
+        int paddedRows = (m + MR - 1) / MR * MR;
+        if (packedA.length < paddedRows * k) {
+            packedA = new int[paddedRows * k];
+        }
+        if (packedB.length < panels * k * NR) {
+            packedB = new int[panels * k * NR];
+        }
+        java.util.Arrays.fill(packedA, 0, paddedRows * k, 0);
+        java.util.Arrays.fill(packedB, 0, panels * k * NR, 0);
+        MemorySegment as = a.data();
+        for (int i = 0; i < m; i++) {
+            int base = (i / MR) * MR * k + i % MR;
+            long off = a.byteOffset(i, 0);
+            for (int kk = 0; kk < k; kk++) {
+                packedA[base + kk * MR] = as.get(ValueLayout.JAVA_BYTE, off + kk);
+            }
+        }
+        MemorySegment bs = b.data();
+        for (int kk = 0; kk < k; kk++) {
+            for (int j = 0; j < n; j++) {
+                long off = transposeB ? b.byteOffset(j, kk) : b.byteOffset(kk, j);
+                packedB[((j / NR) * k + kk) * NR + j % NR] = bs.get(ValueLayout.JAVA_BYTE, off);
+            }
+        }
+    }
+
+}

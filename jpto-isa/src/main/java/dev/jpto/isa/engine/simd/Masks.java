@@ -1,0 +1,159 @@
+package dev.jpto.isa.engine.simd;
+
+import dev.jpto.isa.Tile;
+import dev.jpto.isa.engine.Elementwise;
+import dev.jpto.isa.op.Fn;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/** Compare (→ bool bytes 0/1) and select (mask ? a : b, bit-exact for every element size). */
+public final class Masks {
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
+    private static final VectorSpecies<Integer> I = IntVector.SPECIES_512;
+    private static final VectorSpecies<Byte> B16 = ByteVector.SPECIES_128;
+    private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
+    private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
+    private static final VectorSpecies<Byte> B64 = ByteVector.SPECIES_512;
+    private static final VectorSpecies<Short> S = ShortVector.SPECIES_512;
+    private static final VectorSpecies<Long> L = LongVector.SPECIES_512;
+    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
+
+    private Masks() {
+    }
+
+    private static VectorOperators.Comparison op(Fn.Compare fn) {
+        return switch (fn) {
+            case EQ -> VectorOperators.EQ;
+            case NE -> VectorOperators.NE;
+            case LT -> VectorOperators.LT;
+            case LE -> VectorOperators.LE;
+            case GT -> VectorOperators.GT;
+            case GE -> VectorOperators.GE;
+        };
+    }
+
+    /** {@code out[i] = a[i] fn b[i] ? 1 : 0} (IEEE: NaN compares false except NE). */
+    public static void compare(Fn.Compare fn, float[] a, float[] b, byte[] out, int n) {
+        VectorOperators.Comparison op = op(fn);
+        ByteVector one = ByteVector.broadcast(B16, (byte) 1);
+        ByteVector zero = ByteVector.zero(B16);
+        int i = 0;
+        for (int upper = F.loopBound(n); i < upper; i += 16) {
+            VectorMask<Float> m = FloatVector.fromArray(F, a, i).compare(op, FloatVector.fromArray(F, b, i));
+            zero.blend(one, m.cast(B16)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = (byte) (Elementwise.test(fn, a[i], b[i]) ? 1 : 0);
+        }
+    }
+
+    /** {@code out[i] = a[i] fn s ? 1 : 0}. */
+    public static void compareScalar(Fn.Compare fn, float[] a, float s, byte[] out, int n) {
+        VectorOperators.Comparison op = op(fn);
+        ByteVector one = ByteVector.broadcast(B16, (byte) 1);
+        ByteVector zero = ByteVector.zero(B16);
+        FloatVector b = FloatVector.broadcast(F, s);
+        int i = 0;
+        for (int upper = F.loopBound(n); i < upper; i += 16) {
+            VectorMask<Float> m = FloatVector.fromArray(F, a, i).compare(op, b);
+            zero.blend(one, m.cast(B16)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = (byte) (Elementwise.test(fn, a[i], s) ? 1 : 0);
+        }
+    }
+
+    /** Integer compare on widened int32 lanes (exact). */
+    public static void compare(Fn.Compare fn, int[] a, int[] b, byte[] out, int n) {
+        VectorOperators.Comparison op = op(fn);
+        ByteVector one = ByteVector.broadcast(B16, (byte) 1);
+        ByteVector zero = ByteVector.zero(B16);
+        int i = 0;
+        for (int upper = I.loopBound(n); i < upper; i += 16) {
+            VectorMask<Integer> m = IntVector.fromArray(I, a, i).compare(op, IntVector.fromArray(I, b, i));
+            zero.blend(one, m.cast(B16)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = (byte) (Elementwise.test(fn, a[i], b[i]) ? 1 : 0);
+        }
+    }
+
+    /** Integer compare with an integer scalar that fits int32 (exact). */
+    public static void compareScalar(Fn.Compare fn, int[] a, int s, byte[] out, int n) {
+        VectorOperators.Comparison op = op(fn);
+        ByteVector one = ByteVector.broadcast(B16, (byte) 1);
+        ByteVector zero = ByteVector.zero(B16);
+        IntVector b = IntVector.broadcast(I, s);
+        int i = 0;
+        for (int upper = I.loopBound(n); i < upper; i += 16) {
+            VectorMask<Integer> m = IntVector.fromArray(I, a, i).compare(op, b);
+            zero.blend(one, m.cast(B16)).intoArray(out, i);
+        }
+        for (; i < n; i++) {
+            out[i] = (byte) (Elementwise.test(fn, a[i], (long) s) ? 1 : 0);
+        }
+    }
+
+    /** Row {@code r} of dst = mask ? a : b, columns {@code 0 .. n}; any non-zero mask byte selects a. */
+    public static void selectRow(Tile dst, Tile mask, Tile a, Tile b, int r, int n) {
+        MemorySegment ms = mask.data();
+        long mo = mask.byteOffset(r, 0);
+        MemorySegment as = a.data();
+        MemorySegment bs = b.data();
+        MemorySegment ds = dst.data();
+        long ao = a.byteOffset(r, 0);
+        long bo = b.byteOffset(r, 0);
+        long d0 = dst.byteOffset(r, 0);
+        int size = a.dtype().byteSize();
+        int i = 0;
+        switch (size) {
+            case 1 -> {
+                for (int upper = B64.loopBound(n); i < upper; i += 64) {
+                    VectorMask<Byte> m = ByteVector.fromMemorySegment(B64, ms, mo + i, NATIVE).compare(VectorOperators.NE, 0);
+                    ByteVector.fromMemorySegment(B64, bs, bo + i, NATIVE)
+                            .blend(ByteVector.fromMemorySegment(B64, as, ao + i, NATIVE), m)
+                            .intoMemorySegment(ds, d0 + i, NATIVE);
+                }
+            }
+            case 2 -> {
+                for (int upper = S.loopBound(n); i < upper; i += 32) {
+                    VectorMask<Short> m = ByteVector.fromMemorySegment(B32, ms, mo + i, NATIVE)
+                            .compare(VectorOperators.NE, 0).cast(S);
+                    ShortVector.fromMemorySegment(S, bs, bo + 2L * i, NATIVE)
+                            .blend(ShortVector.fromMemorySegment(S, as, ao + 2L * i, NATIVE), m)
+                            .intoMemorySegment(ds, d0 + 2L * i, NATIVE);
+                }
+            }
+            case 4 -> {
+                for (int upper = I.loopBound(n); i < upper; i += 16) {
+                    VectorMask<Integer> m = ByteVector.fromMemorySegment(B16, ms, mo + i, NATIVE)
+                            .compare(VectorOperators.NE, 0).cast(I);
+                    IntVector.fromMemorySegment(I, bs, bo + 4L * i, NATIVE)
+                            .blend(IntVector.fromMemorySegment(I, as, ao + 4L * i, NATIVE), m)
+                            .intoMemorySegment(ds, d0 + 4L * i, NATIVE);
+                }
+            }
+            default -> {
+                for (int upper = L.loopBound(n); i < upper; i += 8) {
+                    VectorMask<Long> m = ByteVector.fromMemorySegment(B8, ms, mo + i, NATIVE)
+                            .compare(VectorOperators.NE, 0).cast(L);
+                    LongVector.fromMemorySegment(L, bs, bo + 8L * i, NATIVE)
+                            .blend(LongVector.fromMemorySegment(L, as, ao + 8L * i, NATIVE), m)
+                            .intoMemorySegment(ds, d0 + 8L * i, NATIVE);
+                }
+            }
+        }
+        for (; i < n; i++) {
+            boolean pick = ms.get(java.lang.foreign.ValueLayout.JAVA_BYTE, mo + i) != 0;
+            MemorySegment.copy(pick ? as : bs, (pick ? ao : bo) + (long) size * i, ds, d0 + (long) size * i, size);
+        }
+    }
+}

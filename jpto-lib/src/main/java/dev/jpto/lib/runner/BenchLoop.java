@@ -1,0 +1,47 @@
+package dev.jpto.lib.runner;
+
+import dev.jpto.compiler.BenchmarkResult;
+import dev.jpto.compiler.ChipWorker;
+import dev.jpto.compiler.CompiledProgram;
+import dev.jpto.compiler.run.RunConfig;
+import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.RunReport;
+import java.util.Arrays;
+import java.util.Map;
+
+/**
+ * Benchmark rounds with progress: one warm-up run, then {@code rounds} timed runs on one {@link ChipWorker},
+ * every one with the run's RunConfig (ring sizing, platform and device included: a benchmark that sized only the
+ * correctness run would move a deadlock, not remove it). Timing per round is the chip's elapsed time, as in
+ * {@code dev.jpto.compiler.Benchmark}, which offers no per-round callback for a progress bar.
+ */
+final class BenchLoop {
+    static final int WARMUP_ROUNDS = 1;
+
+    private BenchLoop() {
+    }
+
+    static BenchmarkResult run(CompiledProgram program, Map<String, Tensor> args, RunConfig config, int rounds,
+                               Progress progress) {
+        double[] us = new double[rounds];
+        RunReport last = null;
+        progress.begin("benchmark round", rounds);
+        try (ChipWorker worker = ChipWorker.open(config)) {
+            for (int w = 0; w < WARMUP_ROUNDS; w++) {
+                worker.run(program, args, config);
+            }
+            for (int r = 0; r < rounds; r++) {
+                last = worker.run(program, args, config);
+                us[r] = last.elapsedNanos() / 1_000.0;
+                progress.advance(r + 1);
+            }
+        } finally {
+            progress.end();
+        }
+        double[] sorted = us.clone();
+        Arrays.sort(sorted);
+        double median = rounds % 2 == 1 ? sorted[rounds / 2] : (sorted[rounds / 2 - 1] + sorted[rounds / 2]) / 2;
+        return new BenchmarkResult(rounds, sorted[0], median, Arrays.stream(us).average().orElseThrow(),
+                sorted[rounds - 1], last);
+    }
+}

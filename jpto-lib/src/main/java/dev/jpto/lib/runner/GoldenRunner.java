@@ -1,0 +1,201 @@
+package dev.jpto.lib.runner;
+
+import dev.jpto.compiler.BenchmarkResult;
+import dev.jpto.compiler.CompiledProgram;
+import dev.jpto.compiler.Compiler;
+import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.compiler.run.RunConfig;
+import dev.jpto.isa.Tensor;
+import dev.jpto.lib.compare.CompareContext;
+import dev.jpto.lib.compare.CompareResult;
+import dev.jpto.lib.compare.GoldenComparator;
+import dev.jpto.lib.registry.InputSpec;
+import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.RunReport;
+import dev.jpto.runtime.Sizes;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The golden runner (pypto-lib's {@code run_jit}): compile → generate inputs → compute golden → runtime →
+ * [benchmark] → validate, each stage logged with its time, then one {@code '<name>' PASS|FAIL} line per output and
+ * a last line {@code [RUN] PASS (1.23s)} or {@code [RUN] FAIL …}.
+ *
+ * <p>The runtime stage takes the normal path: compile to a work dir, load it, run it. The RunConfig comes from
+ * {@code runtimeCfg} through {@link RunConfig#fromMap} (RunConfig's own keys; unknown keys are refused with the
+ * valid ones), and the benchmark's dispatches use the very same RunConfig, platform and device included.
+ */
+public final class GoldenRunner {
+    private GoldenRunner() {
+    }
+
+    /**
+     * Runs {@code program} as {@code spec} says, with {@code runtimeCfg} over the program's default runtime_cfg.
+     *
+     * @return the outcome; a validation failure is a result with {@code passed() == false}, not an exception
+     * @throws JitConfigException  when the configuration is refused (nothing ran on the chip)
+     * @throws ChipRuntimeException when the chip run fails (e.g. HEAP_RING_DEADLOCK); the log's last line says so
+     */
+    public static RunResult runJit(ProgramSpec program, RunSpec spec, Map<String, String> runtimeCfg) {
+        RunConfig config = RuntimeCfg.resolve(program.runtimeCfg(), runtimeCfg, spec.platform(), spec.deviceId());
+        StageLog log = new StageLog(spec.out());
+        Map<String, String> cfgShown = new TreeMap<>(program.runtimeCfg());
+        cfgShown.putAll(runtimeCfg);
+        log.line("[RUN] " + program.programName() + " preset=" + program.preset() + " seed=" + spec.seed()
+                + " platform=" + config.platform().text() + " device=" + config.deviceId()
+                + (cfgShown.isEmpty() ? "" : " runtime_cfg=" + cfgShown));
+        boolean keep = spec.outputDir().isPresent();
+        Path workDir = keep ? spec.outputDir().get().resolve("work_dir") : tempDir();
+        try (Arena arena = Arena.ofShared()) {
+            return stages(program, spec, config, log, workDir, arena);
+        } finally {
+            if (!keep) {
+                deleteTree(workDir);
+            }
+        }
+    }
+
+    private static RunResult stages(ProgramSpec program, RunSpec spec, RunConfig config, StageLog log, Path workDir,
+                                    Arena arena) {
+        long s = System.nanoTime();
+        Compiler.compile(program.program(), workDir);
+        CompiledProgram compiled = CompiledProgram.load(workDir);
+        log.done("compile", s, program.program().kernels().size() + " kernel(s), work dir " + workDir);
+
+        s = System.nanoTime();
+        Map<String, Tensor> inputs = new LinkedHashMap<>();
+        long inputBytes = 0;
+        for (InputSpec in : program.inputs()) {
+            Tensor t = Tensor.allocate(arena, in.dtype(), in.shape());
+            in.fill().fill(t, in.name(), spec.seed());
+            inputs.put(in.name(), t);
+            inputBytes += t.byteSize();
+        }
+        log.done("generate inputs", s, inputs.size() + " tensor(s), " + Sizes.format(inputBytes));
+
+        s = System.nanoTime();
+        Map<String, Tensor> golden = allocate(program.outputs(), arena);
+        program.golden().compute(Map.copyOf(inputs), golden);
+        log.done("compute golden", s, "");
+        Optional<Path> tensorDir = spec.saveTensors() ? spec.outputDir() : Optional.empty();
+        tensorDir.ifPresent(dir -> {
+            TensorFiles.write(dir.resolve("inputs"), inputs);
+            TensorFiles.write(dir.resolve("golden"), golden);
+        });
+
+        Map<String, Tensor> actual = allocate(program.outputs(), arena);
+        Map<String, Tensor> args = new LinkedHashMap<>(inputs);
+        args.putAll(actual);
+        s = System.nanoTime();
+        RunReport report = onChip(log, () -> compiled.run(args, config));
+        log.done("runtime", s, report.tasksExecuted() + " tasks, chip " + micros(report.elapsedNanos())
+                + ", heap high-water " + heapHighWater(report));
+        tensorDir.ifPresent(dir -> TensorFiles.write(dir.resolve("outputs"), actual));
+
+        Optional<BenchmarkResult> bench = Optional.empty();
+        if (spec.benchRounds() > 0) {
+            s = System.nanoTime();
+            // copies, so the benchmark's writes cannot touch the outputs that are validated below
+            Map<String, Tensor> benchArgs = new LinkedHashMap<>(inputs);
+            benchArgs.putAll(allocate(program.outputs(), arena));
+            BenchmarkResult b = onChip(log, () -> BenchLoop.run(compiled, benchArgs, config, spec.benchRounds(),
+                    spec.progress()));
+            log.done("benchmark", s, b.rounds() + " rounds after " + BenchLoop.WARMUP_ROUNDS + " warm-up");
+            log.line(b.line());
+            bench = Optional.of(b);
+        }
+
+        s = System.nanoTime();
+        CompareContext context = new CompareContext(actual, golden, inputs);
+        List<OutputCheck> checks = new ArrayList<>();
+        for (Map.Entry<String, GoldenComparator> e : program.comparatorsInOrder().entrySet()) {
+            Tensor a = actual.get(e.getKey());
+            CompareResult r = e.getValue().compare(a, golden.get(e.getKey()), context);
+            checks.add(new OutputCheck(e.getKey(), a.dtype(), a.shape(), r));
+        }
+        log.done("validate", s, checks.size() + " output(s)");
+        for (OutputCheck c : checks) {
+            log.line(c.line());
+        }
+        tensorDir.ifPresent(dir -> log.line("[RUN] tensors saved under " + dir + " (inputs/, outputs/, golden/)"));
+        boolean passed = checks.stream().allMatch(OutputCheck::passed);
+        String total = StageLog.seconds(log.elapsed());
+        if (passed) {
+            log.line("[RUN] PASS (" + total + ")");
+        } else {
+            List<String> bad = checks.stream().filter(c -> !c.passed()).map(c -> "'" + c.name() + "'").toList();
+            log.line("[RUN] FAIL (" + total + ") " + bad.size() + " of " + checks.size() + " output(s) mismatched: "
+                    + String.join(", ", bad));
+        }
+        return new RunResult(program.programName(), program.preset(), passed, checks, log.stages(), log.elapsed(),
+                report, bench, spec.outputDir().map(d -> workDir));
+    }
+
+    /** Runs a chip dispatch; a failure ends the log with {@code [RUN] FAIL runtime error …} and is rethrown. */
+    private static <T> T onChip(StageLog log, java.util.function.Supplier<T> dispatch) {
+        try {
+            return dispatch.get();
+        } catch (ChipRuntimeException e) {
+            String code = e.orchErrorCode() != 0 ? "orch_error_code=" + e.orchErrorCode()
+                    : "sched_error_code=" + e.schedErrorCode();
+            log.line("[RUN] FAIL (" + StageLog.seconds(log.elapsed()) + ") runtime error " + code + " "
+                    + e.error().name());
+            throw e;
+        } catch (IllegalArgumentException e) {
+            // the dispatch surfaces refuse bad arguments or configs before anything runs
+            throw new JitConfigException(e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, Tensor> allocate(List<TensorDecl> decls, Arena arena) {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        for (TensorDecl d : decls) {
+            out.put(d.name(), Tensor.allocate(arena, d.dtype(), d.shape()));
+        }
+        return out;
+    }
+
+    private static String heapHighWater(RunReport report) {
+        RunReport.Ring max = report.rings().stream().max(Comparator.comparingLong(RunReport.Ring::heapMax))
+                .orElseThrow();
+        return Sizes.format(max.heapMax()) + " of " + Sizes.format(max.heapBytes()) + " (ring " + max.ring() + ")";
+    }
+
+    private static String micros(long nanos) {
+        return String.format(Locale.ROOT, "%.1f us", nanos / 1e3);
+    }
+
+    private static Path tempDir() {
+        try {
+            return Files.createTempDirectory("jpto-run-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a temporary work dir: " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the temporary work dir " + root + ": " + e.getMessage(), e);
+        }
+    }
+}

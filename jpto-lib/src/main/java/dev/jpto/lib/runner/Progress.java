@@ -1,0 +1,62 @@
+package dev.jpto.lib.runner;
+
+import java.io.PrintStream;
+import java.util.Locale;
+
+/**
+ * Progress of a long stage counted in steps (benchmark rounds). The CLI draws a bar on a terminal; elsewhere
+ * {@link #lines} prints a plain line at every tenth of the way, and {@link #none} prints nothing.
+ */
+public interface Progress {
+    void begin(String label, int total);
+
+    /** {@code done} steps of {@code total} are finished. */
+    void advance(int done);
+
+    void end();
+
+    static Progress none() {
+        return new Progress() {
+            @Override
+            public void begin(String label, int total) {
+            }
+
+            @Override
+            public void advance(int done) {
+            }
+
+            @Override
+            public void end() {
+            }
+        };
+    }
+
+    /** Plain lines, for logs and pipes: {@code [RUN] benchmark round 30/100}. */
+    static Progress lines(PrintStream out) {
+        return new Progress() {
+            private String label = "";
+            private int total;
+            private int lastTenth;
+
+            @Override
+            public void begin(String l, int t) {
+                label = l;
+                total = t;
+                lastTenth = 0;
+            }
+
+            @Override
+            public void advance(int done) {
+                int tenth = total == 0 ? 10 : (int) (10L * done / total);
+                if (tenth > lastTenth && done < total) {
+                    lastTenth = tenth;
+                    out.println(String.format(Locale.ROOT, "[RUN] %s %d/%d", label, done, total));
+                }
+            }
+
+            @Override
+            public void end() {
+            }
+        };
+    }
+}

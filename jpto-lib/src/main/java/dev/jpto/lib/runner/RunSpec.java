@@ -1,0 +1,62 @@
+package dev.jpto.lib.runner;
+
+import dev.jpto.runtime.Platform;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How to run one program: the chip, the input seed, benchmark rounds, where files go, and where the log goes.
+ * Ring sizing and DFX flags are not here: they are RunConfig fields, given as {@code runtimeCfg}.
+ *
+ * @param platform    the chip to run on; carried into the RunConfig of every dispatch, the benchmark's included
+ * @param deviceId    the device index, likewise
+ * @param seed        seeds every input generator
+ * @param benchRounds timed benchmark rounds after the correctness run; 0 = no benchmark
+ * @param outputDir   where the work dir (and saved tensors) are kept; empty = a temporary work dir, removed after
+ * @param saveTensors write {@code inputs/}, {@code outputs/} and {@code golden/} .npy files under outputDir
+ * @param out         the log ({@code [RUN] …} lines)
+ * @param progress    progress of the benchmark rounds
+ */
+public record RunSpec(Platform platform, int deviceId, long seed, int benchRounds, Optional<Path> outputDir,
+                      boolean saveTensors, PrintStream out, Progress progress) {
+    public static final long DEFAULT_SEED = 0;
+
+    public RunSpec {
+        Objects.requireNonNull(platform, "platform");
+        Objects.requireNonNull(outputDir, "outputDir");
+        Objects.requireNonNull(out, "out");
+        Objects.requireNonNull(progress, "progress");
+        if (deviceId < 0) {
+            throw new IllegalArgumentException("device must be >= 0: device=" + deviceId + " (try 0)");
+        }
+        if (benchRounds < 0) {
+            throw new IllegalArgumentException("bench rounds must be >= 0: bench=" + benchRounds + " (try 10)");
+        }
+        if (saveTensors && outputDir.isEmpty()) {
+            throw new IllegalArgumentException("saving tensors needs an output dir (--output-dir DIR)");
+        }
+    }
+
+    /** a2a3sim device 0, seed 0, no benchmark, temporary work dir, log to {@code out}. */
+    public static RunSpec defaults(PrintStream out) {
+        return new RunSpec(Platform.A2A3SIM, 0, DEFAULT_SEED, 0, Optional.empty(), false, out, Progress.none());
+    }
+
+    public RunSpec withPlatform(Platform p, int device) {
+        return new RunSpec(p, device, seed, benchRounds, outputDir, saveTensors, out, progress);
+    }
+
+    public RunSpec withSeed(long s) {
+        return new RunSpec(platform, deviceId, s, benchRounds, outputDir, saveTensors, out, progress);
+    }
+
+    public RunSpec withBench(int rounds, Progress p) {
+        return new RunSpec(platform, deviceId, seed, rounds, outputDir, saveTensors, out, p);
+    }
+
+    public RunSpec withOutputDir(Path dir, boolean save) {
+        return new RunSpec(platform, deviceId, seed, benchRounds, Optional.of(dir), save, out, progress);
+    }
+}

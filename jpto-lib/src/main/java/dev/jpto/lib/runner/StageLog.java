@@ -1,0 +1,41 @@
+package dev.jpto.lib.runner;
+
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** The runner's log: {@code [RUN] <stage> (<seconds>s) <detail>} lines, and the time of every stage. */
+final class StageLog {
+    private final PrintStream out;
+    private final long start = System.nanoTime();
+    private final Map<String, Long> nanos = new LinkedHashMap<>();
+
+    StageLog(PrintStream out) {
+        this.out = out;
+    }
+
+    /** Records stage {@code name}, begun at {@code begin} (System.nanoTime), and prints its line. */
+    void done(String name, long begin, String detail) {
+        long t = System.nanoTime() - begin;
+        nanos.put(name, t);
+        out.println("[RUN] " + name + " (" + seconds(t) + ")" + (detail.isEmpty() ? "" : " " + detail));
+    }
+
+    void line(String text) {
+        out.println(text);
+    }
+
+    long elapsed() {
+        return System.nanoTime() - start;
+    }
+
+    Map<String, Long> stages() {
+        return nanos;
+    }
+
+    static String seconds(long nanos) {
+        double s = nanos / 1e9;
+        return String.format(Locale.ROOT, s < 10 ? "%.3fs" : "%.2fs", s);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.jpto.lib.runner;
+
+import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.isa.DType;
+import dev.jpto.isa.Tensor;
+import dev.jpto.lib.npy.Npy;
+import dev.jpto.lib.npy.NpyType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Tensors as a directory of {@code <name>.npy} files: how {@code --save-tensors} writes inputs, outputs and golden
+ * and how {@code jpto exec} reads inputs. bf16 and fp16 are written as float32 ({@code <f4}, an exact widening:
+ * numpy has no bfloat16); reading back with the declared dtype rounds to nearest even, which restores the bits.
+ */
+public final class TensorFiles {
+    private TensorFiles() {
+    }
+
+    public static Path file(Path dir, String name) {
+        return dir.resolve(name + ".npy");
+    }
+
+    /** Writes every tensor to {@code dir/<name>.npy}, creating the dir. */
+    public static void write(Path dir, Map<String, Tensor> tensors) {
+        try {
+            Files.createDirectories(dir);
+            for (Map.Entry<String, Tensor> e : tensors.entrySet()) {
+                Tensor t = e.getValue();
+                Path f = file(dir, e.getKey());
+                if (t.dtype() == DType.BF16 || t.dtype() == DType.FP16) {
+                    Npy.write(f, t, NpyType.F4);
+                } else {
+                    Npy.write(f, t);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write tensors to " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Reads {@code dir/<name>.npy} for every declared tensor into {@code arena}, checked against the declared dtype
+     * and shape.
+     *
+     * @throws IllegalArgumentException for a missing file, or one whose dtype or shape does not fit, naming it
+     */
+    public static Map<String, Tensor> read(Path dir, List<TensorDecl> decls, Arena arena) {
+        Map<String, Tensor> out = new LinkedHashMap<>();
+        for (TensorDecl d : decls) {
+            Path f = file(dir, d.name());
+            if (!Files.isRegularFile(f)) {
+                throw new IllegalArgumentException("missing input file " + f + " for " + d
+                        + " (exec reads one <name>.npy per program input)");
+            }
+            try {
+                out.put(d.name(), Npy.read(f, arena, d.dtype(), d.shape()));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read " + f + " as " + d + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,300 @@
+package dev.jpto.runtime;
+
+import dev.jpto.runtime.orch.OrchestratorImpl;
+import dev.jpto.runtime.orch.ScopeStats;
+import dev.jpto.runtime.ring.NativeRegion;
+import dev.jpto.runtime.ring.Ring;
+import dev.jpto.runtime.sched.Engine;
+import dev.jpto.runtime.sched.SchedulerThread;
+import dev.jpto.runtime.tensormap.TensorMap;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A simulated chip. {@link #run} executes one orchestration: the orchestration runs on the calling thread
+ * (the orchestrator AICPU thread), {@code aicpu_thread_num − 1} scheduler threads run the tasks on the
+ * platform's logical AIC/AIV cores. Runs on one chip are serialised; separate chips run concurrently.
+ *
+ * <p>Ring memory (slot arrays, heap regions) is kept between runs while the sizes stay the same, and freed on
+ * {@link #close()}. After a failed run the chip is reset and usable again; if a kernel never returned, its
+ * rings are discarded (their heap unmapped) so the stray thread cannot touch the next run's memory.
+ */
+public final class Chip implements AutoCloseable {
+    private static final long GRACE_MILLIS = 100;
+    private static final long JOIN_MILLIS = 2_000;
+
+    private final Platform platform;
+    private final int deviceId;
+    private final ChipOptions options;
+    private final Ring[] rings = new Ring[RuntimeEnv.RINGS];
+    private TensorMap tmap;
+    /** Reused between runs while rings and thread count stay the same (no per-run allocation of queues). */
+    private Engine engine;
+    private OrchestratorImpl orchestrator;
+    private boolean closed;
+
+    private Chip(Platform platform, int deviceId, ChipOptions options) {
+        this.platform = platform;
+        this.deviceId = deviceId;
+        this.options = options;
+    }
+
+    /** Opens a simulated chip with the default timeouts. */
+    public static Chip open(Platform platform, int deviceId) {
+        return open(platform, deviceId, ChipOptions.defaults());
+    }
+
+    /**
+     * Opens a chip. Hardware platforms ({@code a2a3}, {@code a5}) are rejected: this build has no device
+     * runtime.
+     */
+    public static Chip open(Platform platform, int deviceId, ChipOptions options) {
+        if (!platform.simulated()) {
+            throw new IllegalArgumentException("platform " + platform.text() + " is hardware: no device runtime in "
+                    + "this build; use " + platform.simulatedTwin().text() + " (or a2a3sim / a5sim)");
+        }
+        if (deviceId < 0) {
+            throw new IllegalArgumentException("device id must be >= 0: device_id=" + deviceId);
+        }
+        return new Chip(platform, deviceId, options);
+    }
+
+    public Platform platform() {
+        return platform;
+    }
+
+    public int deviceId() {
+        return deviceId;
+    }
+
+    public ChipOptions options() {
+        return options;
+    }
+
+    /**
+     * Runs {@code orchestration} to completion.
+     *
+     * @throws IllegalArgumentException for an invalid or unsupported {@code config} (nothing runs)
+     * @throws ChipRuntimeException when the run fails (its codes and message say why and what to change)
+     */
+    public synchronized RunReport run(Orchestration orchestration, CallConfig config) {
+        if (closed) {
+            throw new IllegalStateException("chip " + platform + ":" + deviceId + " is closed");
+        }
+        config.validate();
+        rejectUnsupported(config);
+        RuntimeEnv env = config.runtimeEnv();
+        boolean changed = prepareRings(env);
+        int threads = config.aicpuThreads(platform);
+        ScopeStats stats = config.enableScopeStats() ? new ScopeStats() : null;
+        if (changed || engine == null || engine.schedulerThreads() != threads - 1) {
+            engine = new Engine(platform, rings, threads - 1, options);
+            orchestrator = new OrchestratorImpl(engine, tmap, env, stats);
+        }
+        Engine engine = this.engine;
+        engine.reset();
+        OrchestratorImpl orch = orchestrator;
+        orch.reset(env, stats);
+        List<Thread> workers = new ArrayList<>();
+        long t0 = System.nanoTime();
+        ChipRuntimeException error = null;
+        try {
+            for (int t = 0; t < threads - 1; t++) {
+                workers.add(Thread.ofPlatform().daemon().name("jpto-" + platform.text() + "-" + deviceId + "-sched-" + t)
+                        .start(new SchedulerThread(engine, t, threads - 1)));
+            }
+            orch.runRoot(orchestration);
+        } catch (ChipRuntimeException e) {
+            error = e;
+        } finally {
+            engine.requestStop();
+            if (!stopAll(workers)) {
+                discardRings();
+            }
+        }
+        long elapsed = System.nanoTime() - t0;
+        Optional<Path> statsFile = Optional.empty();
+        if (stats != null) {
+            if (error != null && orch != null && orch.openDepth() >= 0) {
+                int d = orch.openDepth();
+                Ring ring = rings[Math.min(d, 3)];
+                if (ring != null) {
+                    stats.fatalSample(d, ring, tmap, error.getMessage());
+                }
+            }
+            statsFile = Optional.of(stats.write(Path.of(config.outputPrefix()), header(config, orch, error)));
+        }
+        if (error != null) {
+            throw error;
+        }
+        List<RunReport.Ring> report = new ArrayList<>();
+        for (Ring r : rings) {
+            report.add(new RunReport.Ring(r.id, r.window(), r.heap.size(), r.deps.capacity(), orch.taskWindowMax(r.id),
+                    r.heap.highWater(), r.deps.highWater()));
+        }
+        return new RunReport(platform, threads, report, tmap.capacity(), tmap.highWater(), engine.submitted(), elapsed,
+                statsFile);
+    }
+
+    /** Slot arrays are preallocated: the simulator bounds what one ring may ask for. */
+    public static final long MAX_SIM_TASK_WINDOW = 1L << 22;
+    public static final long MAX_SIM_DEP_POOL = 1L << 24;
+
+    private static void rejectUnsupported(CallConfig c) {
+        RuntimeEnv env = c.runtimeEnv();
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            if (env.taskWindow(r) > MAX_SIM_TASK_WINDOW) {
+                throw new IllegalArgumentException("ring_task_window for ring " + r + " exceeds the simulator's limit of "
+                        + MAX_SIM_TASK_WINDOW + " preallocated slots: ring_task_window[" + r + "]=" + env.taskWindow(r)
+                        + " (try " + MAX_SIM_TASK_WINDOW + " or less)");
+            }
+            if (env.depPool(r) > MAX_SIM_DEP_POOL) {
+                throw new IllegalArgumentException("ring_dep_pool for ring " + r + " exceeds the simulator's limit of "
+                        + MAX_SIM_DEP_POOL + " preallocated entries: ring_dep_pool[" + r + "]=" + env.depPool(r)
+                        + " (try " + MAX_SIM_DEP_POOL + " or less)");
+            }
+        }
+        String flag = c.enableChipSwimlane() != 0 ? "enable_chip_swimlane=" + c.enableChipSwimlane()
+                : c.enableDumpArgs() != 0 ? "enable_dump_args=" + c.enableDumpArgs()
+                : c.enablePmu() != 0 ? "enable_pmu=" + c.enablePmu()
+                : c.enableDepGen() ? "enable_dep_gen=1" : null;
+        if (flag != null) {
+            throw new IllegalArgumentException(flag + " is not supported by this simulator build (supported "
+                    + "diagnostic: enable_scope_stats); turn it off");
+        }
+    }
+
+    private Map<String, Object> header(CallConfig config, OrchestratorImpl orch, ChipRuntimeException error) {
+        Map<String, Object> h = new LinkedHashMap<>();
+        h.put("fatal", error != null);
+        long[] tw = new long[4], hp = new long[4], dp = new long[4], twMax = new long[4], hpMax = new long[4],
+                dpMax = new long[4];
+        for (int r = 0; r < 4; r++) {
+            Ring ring = rings[r];
+            if (ring == null) {
+                continue;
+            }
+            tw[r] = ring.window();
+            hp[r] = ring.heap.size();
+            dp[r] = ring.deps.capacity();
+            twMax[r] = orch == null ? 0 : orch.taskWindowMax(r);
+            hpMax[r] = ring.heap.highWater();
+            dpMax[r] = ring.deps.highWater();
+        }
+        h.put("task_window_max", twMax);
+        h.put("heap_max", hpMax);
+        h.put("dep_pool_max", dpMax);
+        h.put("tensormap_max", tmap == null ? 0 : tmap.highWater());
+        h.put("task_window", tw);
+        h.put("heap", hp);
+        h.put("dep_pool", dp);
+        h.put("tensormap_capacity", tmap == null ? 0 : tmap.capacity());
+        h.put("platform", platform.text());
+        h.put("aicpu_thread_num", config.aicpuThreads(platform));
+        if (error != null) {
+            h.put("orch_error_code", error.orchErrorCode());
+            h.put("sched_error_code", error.schedErrorCode());
+        }
+        return h;
+    }
+
+    /** Reuses or rebuilds the rings for {@code env}; true if any ring or the TensorMap was rebuilt. */
+    private boolean prepareRings(RuntimeEnv env) {
+        boolean windowsChanged = false;
+        boolean rebuilt = false;
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            long w = env.taskWindow(r), h = env.heap(r), d = env.depPool(r);
+            Ring old = rings[r];
+            if (old != null && old.window() == w && old.heap.size() == h && old.deps.capacity() == d) {
+                old.reset();
+                continue;
+            }
+            NativeRegion region;
+            if (old != null && old.heap.size() == h) {
+                region = old.region;
+            } else {
+                if (old != null) {
+                    old.region.close();
+                }
+                region = NativeRegion.reserve(h, "ring " + r + " heap of chip " + platform + ":" + deviceId);
+            }
+            windowsChanged |= old == null || old.window() != w;
+            rebuilt = true;
+            rings[r] = new Ring(r, (int) w, h, (int) d, region);
+        }
+        if (tmap == null || windowsChanged) {
+            int[] windows = new int[RuntimeEnv.RINGS];
+            for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+                windows[r] = rings[r].window();
+            }
+            tmap = new TensorMap(windows);
+            rebuilt = true;
+        } else {
+            tmap.reset();
+        }
+        return rebuilt;
+    }
+
+    /**
+     * Stops the scheduler threads: they leave their loop within one idle park; a thread still inside a kernel
+     * after {@value #GRACE_MILLIS} ms is interrupted. False if one did not stop (a kernel that never returns).
+     */
+    private static boolean stopAll(List<Thread> workers) {
+        boolean all = true;
+        try {
+            long deadline = System.nanoTime() + GRACE_MILLIS * 1_000_000;
+            for (Thread t : workers) {
+                long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                if (!t.join(java.time.Duration.ofMillis(left))) {
+                    t.interrupt();
+                }
+            }
+            deadline = System.nanoTime() + JOIN_MILLIS * 1_000_000;
+            for (Thread t : workers) {
+                long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                if (!t.join(java.time.Duration.ofMillis(left))) {
+                    all = false;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            all = false;
+        }
+        return all;
+    }
+
+    private void discardRings() {
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            if (rings[r] != null) {
+                try {
+                    rings[r].region.close();
+                } catch (IllegalStateException busy) {
+                    // A stray kernel still holds the memory: leave the mapping rather than pull it from under it.
+                }
+                rings[r] = null;
+            }
+        }
+        tmap = null;
+        engine = null;
+        orchestrator = null;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            if (rings[r] != null) {
+                rings[r].region.close();
+                rings[r] = null;
+            }
+        }
+        tmap = null;
+    }
+}

@@ -1,0 +1,83 @@
+package dev.jpto.runtime;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The chips jpto knows. Core counts are simpler's platform constants: a2a3 has 24 blocks and a5 has 36, each
+ * block being one AIC (cube) core and two AIV (vector) cores. The default AICPU thread count is one
+ * orchestrator plus the schedulers (a2a3: 4, a5: 5). Only the simulated platforms run in this build.
+ */
+public enum Platform {
+    A2A3SIM("a2a3sim", true, 24, 48, 4),
+    A5SIM("a5sim", true, 36, 72, 5),
+    A2A3("a2a3", false, 24, 48, 4),
+    A5("a5", false, 36, 72, 5);
+
+    private final String text;
+    private final boolean simulated;
+    private final int aicCores;
+    private final int aivCores;
+    private final int defaultAicpuThreadNum;
+
+    Platform(String text, boolean simulated, int aicCores, int aivCores, int defaultAicpuThreadNum) {
+        this.text = text;
+        this.simulated = simulated;
+        this.aicCores = aicCores;
+        this.aivCores = aivCores;
+        this.defaultAicpuThreadNum = defaultAicpuThreadNum;
+    }
+
+    /** Parses a platform name ({@code a2a3sim}, {@code a5sim}, {@code a2a3}, {@code a5}); the error lists them. */
+    public static Platform parse(String text) {
+        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
+        for (Platform p : values()) {
+            if (p.text.equals(t)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown platform '" + text + "'; valid: "
+                + Arrays.stream(values()).map(Platform::text).collect(Collectors.joining(", ")));
+    }
+
+    public boolean simulated() {
+        return simulated;
+    }
+
+    /** Logical cube (AIC) cores. */
+    public int aicCores() {
+        return aicCores;
+    }
+
+    /** Logical vector (AIV) cores. */
+    public int aivCores() {
+        return aivCores;
+    }
+
+    /** AICPU threads when {@code aicpu_thread_num} is 0: one orchestrator plus {@code n - 1} schedulers. */
+    public int defaultAicpuThreadNum() {
+        return defaultAicpuThreadNum;
+    }
+
+    public int cores(CoreType type) {
+        return type == CoreType.AIC ? aicCores : aivCores;
+    }
+
+    /** The simulated platform with this one's core layout (a2a3 → a2a3sim, a5 → a5sim). */
+    public Platform simulatedTwin() {
+        return switch (this) {
+            case A2A3SIM, A2A3 -> A2A3SIM;
+            case A5SIM, A5 -> A5SIM;
+        };
+    }
+
+    public String text() {
+        return text;
+    }
+
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,63 @@
+package dev.jpto.runtime;
+
+import java.util.Locale;
+
+/** Byte sizes with binary units: {@code 65536}, {@code 64KiB}, {@code 512MiB}, {@code 1GiB}, {@code 2TiB}. */
+public final class Sizes {
+    private static final String[] UNITS = {"KiB", "MiB", "GiB", "TiB"};
+
+    private Sizes() {}
+
+    /** Parses a non-negative size; the unit is case-insensitive ({@code 512mib} works), no sign, no fraction. */
+    public static long parseBytes(String text) {
+        if (text == null || text.isBlank()) {
+            throw new IllegalArgumentException("size is empty; expected a byte count such as 65536, 512MiB or 1GiB");
+        }
+        String t = text.trim();
+        int end = 0;
+        while (end < t.length() && Character.isDigit(t.charAt(end))) {
+            end++;
+        }
+        if (end == 0) {
+            throw bad(text);
+        }
+        String unit = t.substring(end).trim().toLowerCase(Locale.ROOT);
+        int shift = switch (unit) {
+            case "", "b" -> 0;
+            case "kib", "k" -> 10;
+            case "mib", "m" -> 20;
+            case "gib", "g" -> 30;
+            case "tib", "t" -> 40;
+            default -> throw bad(text);
+        };
+        long value;
+        try {
+            value = Long.parseLong(t.substring(0, end));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("size '" + text + "' does not fit in 64 bits");
+        }
+        if (shift > 0 && value > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException("size '" + text + "' does not fit in 64 bits");
+        }
+        return value << shift;
+    }
+
+    private static IllegalArgumentException bad(String text) {
+        return new IllegalArgumentException("size '" + text + "' is not a byte count; expected digits with an "
+                + "optional unit KiB, MiB, GiB or TiB (K, M, G, T also accepted), e.g. 65536, 512MiB, 1GiB");
+    }
+
+    /** The largest exact binary unit: 536870912 → {@code 512MiB}, 3072 → {@code 3KiB}, 1536 → {@code 1536}. */
+    public static String format(long bytes) {
+        if (bytes <= 0) {
+            return Long.toString(bytes);
+        }
+        for (int i = UNITS.length - 1; i >= 0; i--) {
+            int shift = 10 * (i + 1);
+            if ((bytes & ((1L << shift) - 1)) == 0) {
+                return (bytes >> shift) + UNITS[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
+}

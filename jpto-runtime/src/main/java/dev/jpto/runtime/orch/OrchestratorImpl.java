@@ -1,0 +1,704 @@
+package dev.jpto.runtime.orch;
+
+import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.Arg;
+import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.Direction;
+import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.Orchestration;
+import dev.jpto.runtime.Orchestrator;
+import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.Scope;
+import dev.jpto.runtime.TaskBody;
+import dev.jpto.runtime.ring.HeapRing;
+import dev.jpto.runtime.ring.Ring;
+import dev.jpto.runtime.sched.Engine;
+import dev.jpto.runtime.tensormap.TensorMap;
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * The orchestrator: builds the task graph on one thread. Per submit (spec a.3, b, c.1): pick the ring of the
+ * scope depth, reserve a task slot and the packed output heap (waiting, bounded, while the ring is full),
+ * find producers (creator edges for buffers the runtime allocated, TensorMap lookups for INPUT/INOUT),
+ * register INOUT/OUTPUT_EXISTING as writers, wire fanins onto the producers' fanout lists, then release the
+ * readiness guard.
+ */
+public final class OrchestratorImpl implements Orchestrator {
+    public static final int MAX_SCOPE_DEPTH = 64;
+    /** {@code PTO2_PACKED_OUTPUT_ALIGN}: each output buffer is rounded up to this. */
+    public static final long OUTPUT_ALIGN = 1024;
+    /** {@code PTO2_ALIGN_SIZE}: a task's packed outputs are rounded up to this. */
+    public static final long TASK_ALIGN = 64;
+    /** {@code PTO2_DEP_POOL_CLEANUP_INTERVAL}. */
+    static final int DEP_POOL_CLEANUP_INTERVAL = 64;
+
+    private final Engine engine;
+    private final Ring[] rings;
+    private final TensorMap tmap;
+    private RuntimeEnv env;
+    private ScopeStats stats;
+    private final Waiter waiter;
+    private final OwnerMap owners = new OwnerMap(1024);
+
+    private final int[] scopeBegin = new int[MAX_SCOPE_DEPTH + 1];
+    private final String[] scopeSite = new String[MAX_SCOPE_DEPTH + 1];
+    private final ScopeHandle[] handles = new ScopeHandle[MAX_SCOPE_DEPTH + 1];
+    private int depth = -1;
+    private final long[] scopeTasks;
+    private int scopeTasksSize;
+
+    private final int[] reclaimedUpTo = new int[RuntimeEnv.RINGS];
+    private final int[] depReclaimedAt = new int[RuntimeEnv.RINGS];
+    private final long[] taskWindowMax = new long[RuntimeEnv.RINGS];
+
+    private long[] edges = new long[16];
+    private int edgeN;
+    private final TensorMap.Sink waitSink = p -> addEdge(p, Ring.EDGE_WAIT);
+    private Thread owner;
+
+    /**
+     * Prepares a new run on the calling thread (which becomes the orchestrator thread): empty scopes, fresh
+     * reclaim cursors and owner map. The rings, TensorMap and engine are reset by the chip.
+     */
+    public void reset(RuntimeEnv runEnv, ScopeStats runStats) {
+        this.env = runEnv;
+        this.stats = runStats;
+        this.owner = Thread.currentThread();
+        depth = -1;
+        scopeTasksSize = 0;
+        java.util.Arrays.fill(reclaimedUpTo, 0);
+        java.util.Arrays.fill(depReclaimedAt, 0);
+        java.util.Arrays.fill(taskWindowMax, 0);
+        owners.clear();
+        waiter.reset();
+    }
+
+    public OrchestratorImpl(Engine engine, TensorMap tmap, RuntimeEnv env, ScopeStats stats) {
+        this.engine = engine;
+        this.rings = engine.rings;
+        this.tmap = tmap;
+        this.env = env;
+        this.stats = stats;
+        this.waiter = new Waiter();
+        long total = 0;
+        for (Ring r : rings) {
+            total += r.window();
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("sum of ring_task_window over the four rings must be <= "
+                    + Integer.MAX_VALUE + ": " + total);
+        }
+        this.scopeTasks = new long[(int) total];
+        for (int d = 0; d <= MAX_SCOPE_DEPTH; d++) {
+            handles[d] = new ScopeHandle(d);
+        }
+        this.owner = Thread.currentThread();
+    }
+
+    // ---- run --------------------------------------------------------------------------------------------
+
+    /**
+     * Runs {@code orchestration} in the root scope (depth 0), ends the root scope, and waits (bounded) until
+     * every task completed and every ring is fully reclaimed.
+     */
+    public void runRoot(Orchestration orchestration) {
+        Scope root = openScope("<root>");
+        try {
+            orchestration.orchestrate(this);
+        } catch (ChipRuntimeException e) {
+            throw failed(e);
+        } catch (Exception e) {
+            throw fail(ErrorCode.EXPLICIT_ORCH_FATAL, "the orchestration threw " + e + " at scope depth " + depth
+                    + " after " + engine.submitted() + " submitted tasks; fix the orchestration", e);
+        }
+        if (depth != 0) {
+            throw fail(ErrorCode.INVALID_ARGS, "the orchestration returned with " + depth + " scope(s) still open; "
+                    + "close every scope (use try-with-resources)", null);
+        }
+        root.close();
+        engine.orchestratorDone();
+        waiter.reset();
+        while (engine.completed() != engine.submitted()) {
+            idle("waiting for the last tasks");
+        }
+        waiter.reset();
+        for (Ring r : rings) {
+            while (r.lastTaskAlive() != r.tasks.nextLocal()) {
+                if (waiter.elapsedNanos() > engine.options.schedulerTimeout().toNanos()) {
+                    throw fail(ErrorCode.SCHEDULER_TIMEOUT, "all " + engine.submitted() + " tasks completed but ring "
+                            + r.id + " was not reclaimed (last_task_alive " + r.lastTaskAlive() + ", current "
+                            + r.tasks.nextLocal() + ", oldest " + headName(r) + "; sub_class=unknown:accounting/"
+                            + "corruption); this is a runtime bug: please report it with this line", null);
+                }
+                idle("waiting for ring " + r.id + " to be reclaimed");
+            }
+        }
+    }
+
+    private void idle(String what) {
+        if (engine.latch.failed()) {
+            throw failed(null);
+        }
+        if (engine.stalled(waiter.progress)) {
+            throw failed(null);
+        }
+        waiter.idle();
+    }
+
+    private ChipRuntimeException failed(ChipRuntimeException e) {
+        ChipRuntimeException latched = engine.latch.get();
+        if (latched != null) {
+            return latched;
+        }
+        return e == null ? new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "run aborted") : engine.latch.latch(e);
+    }
+
+    private ChipRuntimeException fail(ErrorCode code, String detail, Throwable cause) {
+        return engine.latch.latch(new ChipRuntimeException(code, detail, cause));
+    }
+
+    /** Peak live tasks per ring ({@code local − last_alive} after each allocation). */
+    public long taskWindowMax(int ring) {
+        return taskWindowMax[ring];
+    }
+
+    /** Innermost open scope depth, or −1 (for the fatal sample of scope statistics). */
+    public int openDepth() {
+        return depth;
+    }
+
+    // ---- scopes -----------------------------------------------------------------------------------------
+
+    @Override
+    public Scope scope() {
+        checkThread();
+        return openScope(stats == null ? null : ScopeStats.site());
+    }
+
+    private Scope openScope(String site) {
+        if (depth + 1 > MAX_SCOPE_DEPTH) {
+            throw fail(ErrorCode.INVALID_ARGS, "scope depth would exceed " + MAX_SCOPE_DEPTH
+                    + " (PTO2_MAX_SCOPE_DEPTH); flatten the nesting of scopes", null);
+        }
+        depth++;
+        scopeBegin[depth] = scopeTasksSize;
+        scopeSite[depth] = site;
+        if (stats != null) {
+            Ring ring = rings[Math.min(depth, 3)];
+            reclaim(ring);
+            stats.sample("begin", depth, ring, tmap, site);
+        }
+        return handles[depth];
+    }
+
+    private void closeScope(int d) {
+        checkThread();
+        if (d != depth) {
+            throw fail(ErrorCode.INVALID_ARGS, "scope at depth " + d + " closed while depth " + depth
+                    + " is innermost; close scopes in reverse order of opening", null);
+        }
+        if (stats != null) {
+            Ring ring = rings[Math.min(depth, 3)];
+            reclaim(ring);
+            stats.sample("end", depth, ring, tmap, scopeSite[depth]);
+        }
+        int begin = scopeBegin[depth];
+        for (int i = begin; i < scopeTasksSize; i++) {
+            engine.releaseScope(scopeTasks[i]);
+        }
+        scopeTasksSize = begin;
+        depth--;
+    }
+
+    @Override
+    public int scopeDepth() {
+        return depth;
+    }
+
+    private final class ScopeHandle implements Scope {
+        private final int d;
+
+        ScopeHandle(int d) {
+            this.d = d;
+        }
+
+        @Override
+        public void close() {
+            if (engine.latch.failed()) {
+                return; // the run is over; the exception in flight says why
+            }
+            closeScope(d);
+        }
+    }
+
+    private void checkThread() {
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("the orchestrator is single-threaded: called from "
+                    + Thread.currentThread().getName() + ", owned by " + owner.getName());
+        }
+    }
+
+    // ---- submit -----------------------------------------------------------------------------------------
+
+    @Override
+    public long submit(String kernelName, CoreType coreType, TaskBody body, Arg... args) {
+        checkThread();
+        Objects.requireNonNull(kernelName, "kernelName");
+        Objects.requireNonNull(coreType, "coreType");
+        Objects.requireNonNull(body, "body");
+        Objects.requireNonNull(args, "args");
+        if (engine.latch.failed()) {
+            throw failed(null);
+        }
+        int r = Math.min(depth, 3);
+        Ring ring = rings[r];
+        long inScope = scopeTasksSize - scopeBegin[depth];
+        if (inScope >= ring.window() - 1) {
+            long rec = Advice.taskWindow(ring.window(), inScope + 1);
+            throw fail(ErrorCode.SCOPE_DEADLOCK, "Scope Deadlock Detected! (ring " + r + ") the scope at depth " + depth
+                    + " already holds " + inScope + " tasks, and a task window of " + ring.window() + " admits at most "
+                    + (ring.window() - 1) + " live tasks while a scope's tasks stay live until the scope ends (task "
+                    + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
+                    + " kernel '" + kernelName + "'); split the scope into smaller scopes, or set ring_task_window for ring "
+                    + r + " to at least " + rec + " (runtime_cfg " + Advice.perRing("ring_task_window",
+                    env.ringTaskWindow(), r, rec) + ")", null);
+        }
+        if (scopeTasksSize >= scopeTasks.length) {
+            throw fail(ErrorCode.SCOPE_TASKS_OVERFLOW, "scope_tasks buffer saturated at " + scopeTasks.length
+                    + " entries (all rings full); close scopes earlier", null);
+        }
+        int nTensors = 0;
+        long heapBytes = 0;
+        int registrations = 0;
+        for (int i = 0; i < args.length; i++) {
+            Arg a = args[i];
+            if (a == null) {
+                throw new NullPointerException("argument " + i + " of kernel '" + kernelName + "' is null");
+            }
+            if (a instanceof Arg.Output o) {
+                heapBytes += align(Math.max(1, o.byteSize()), OUTPUT_ALIGN);
+            } else if (a instanceof Arg.TensorArg ta) {
+                nTensors++;
+                Direction d = ta.direction();
+                if (d == Direction.INOUT || d == Direction.OUTPUT_EXISTING) {
+                    registrations++;
+                    if (ta.tensor().rank() > TensorMap.MAX_DIMS) {
+                        throw fail(ErrorCode.INVALID_ARGS, "argument " + i + " of kernel '" + kernelName + "' has rank "
+                                + ta.tensor().rank() + "; at most " + TensorMap.MAX_DIMS + " dimensions are supported",
+                                null);
+                    }
+                }
+            }
+        }
+        heapBytes = align(heapBytes, TASK_ALIGN);
+
+        // 1. task slot + heap (back-pressure).
+        long heapOffset = allocTask(ring, heapBytes, kernelName);
+        int local = ring.tasks.take();
+        long raw = Ring.taskId(r, local);
+        int slot = ring.slotOf(local);
+        ring.initSlot(slot, raw);
+        ring.heapStart[slot] = heapOffset;
+        ring.heapEnd[slot] = heapOffset + heapBytes;
+        ring.body[slot] = body;
+        ring.args[slot] = args;
+        ring.kernel[slot] = kernelName;
+        ring.coreType[slot] = coreType;
+        ring.scopeDepth[slot] = depth;
+        ring.publishCurrent(local + 1);
+        taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(ring.lastTaskAlive()));
+        placeOutputs(ring, slot, raw, heapOffset, args);
+
+        // 2. dependencies: creator edges and TensorMap lookups.
+        syncTensorMap(r, slot);
+        edgeN = 0;
+        if (nTensors > 0) {
+            for (Arg a : args) {
+                if (a instanceof Arg.TensorArg(Tensor t, Direction d)) {
+                    long creator = owners.get(t.bufferAddress());
+                    if (creator != OwnerMap.NONE && live(creator)) {
+                        addEdge(creator, Ring.EDGE_WAIT | Ring.EDGE_RETAIN);
+                    }
+                    if (d == Direction.INPUT || d == Direction.INOUT) {
+                        tmap.lookup(t, d == Direction.INOUT, waitSink);
+                    }
+                }
+            }
+        }
+
+        // 3. register writers (STEP 4).
+        if (registrations > 0) {
+            ensureTensorMap(registrations, raw, kernelName);
+            for (Arg a : args) {
+                if (a instanceof Arg.TensorArg(Tensor t, Direction d)
+                        && (d == Direction.INOUT || d == Direction.OUTPUT_EXISTING)) {
+                    tmap.insert(t, raw);
+                }
+            }
+        }
+
+        // 4. wire fanins (STEP 6) and release the guard.
+        int satisfied = 0;
+        if (edgeN > 0) {
+            ensureDepPool(ring, edgeN, raw, kernelName);
+            ring.setFaninCount(slot, edgeN + 1);
+            satisfied = wire(ring, raw);
+        } else {
+            ring.setFaninCount(slot, 1);
+        }
+        ring.depMark[slot] = ring.deps.top();
+        scopeTasks[scopeTasksSize++] = raw;
+        engine.countSubmitted();
+        if (ring.addFanin(slot, satisfied + 1)) {
+            engine.pushReady(raw);
+        }
+        return raw;
+    }
+
+    private static long align(long v, long a) {
+        return (v + a - 1) & -a;
+    }
+
+    private boolean live(long raw) {
+        Ring r = rings[(int) (raw >>> 32)];
+        return (int) raw - r.lastTaskAlive() >= 0;
+    }
+
+    private void addEdge(long producer, long flags) {
+        for (int i = 0; i < edgeN; i++) {
+            if ((edges[i] & Ring.EDGE_ID_MASK) == producer) {
+                edges[i] |= flags;
+                return;
+            }
+        }
+        if (edgeN == edges.length) {
+            edges = java.util.Arrays.copyOf(edges, edgeN * 2);
+        }
+        edges[edgeN++] = producer | flags;
+    }
+
+    /**
+     * Claims each producer under its lock (spec a.5): a producer that retired meanwhile is dropped; a
+     * completed one counts as satisfied; a running or pending one gets a node on its fanout list. WAIT-only
+     * edges give their pin back at once; RETAIN edges keep it until this task completes.
+     */
+    private int wire(Ring ring, long raw) {
+        int slot = ring.slotOf(raw);
+        int satisfied = 0;
+        for (int i = 0; i < edgeN; i++) {
+            long e = edges[i];
+            long p = e & Ring.EDGE_ID_MASK;
+            Ring pr = rings[(int) (p >>> 32)];
+            int ps = pr.slotOf(p);
+            pr.lock(ps);
+            if (pr.taskIdAt[ps] != p || pr.state(ps) == Ring.CONSUMED) {
+                pr.unlock(ps);
+                satisfied++;
+                continue;
+            }
+            pr.addFanoutLocked(ps);
+            if (pr.state(ps) == Ring.COMPLETED) {
+                pr.unlock(ps);
+                satisfied++;
+            } else {
+                pr.fanoutHead[ps] = ring.deps.alloc(raw, pr.fanoutHead[ps]);
+                pr.unlock(ps);
+            }
+            if ((e & Ring.EDGE_RETAIN) != 0) {
+                ring.addFaninEdge(slot, e);
+            } else {
+                engine.releaseProducer(p);
+            }
+        }
+        return satisfied;
+    }
+
+    private void placeOutputs(Ring ring, int slot, long raw, long heapOffset, Arg[] args) {
+        Tensor[] outs = ring.outputs[slot];
+        boolean any = false;
+        long off = heapOffset;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof Arg.Output o) {
+                if (!any) {
+                    any = true;
+                    if (outs == null || outs.length < args.length) {
+                        outs = new Tensor[args.length];
+                        ring.outputs[slot] = outs;
+                    }
+                }
+                long bytes = o.byteSize();
+                MemorySegment seg = ring.region.segment().asSlice(off, bytes);
+                Tensor t = Tensor.wrap(seg, o.dtype(), o.shape());
+                outs[i] = t;
+                owners.put(seg.address(), raw);
+                off += align(Math.max(1, bytes), OUTPUT_ALIGN);
+            } else if (outs != null && i < outs.length) {
+                outs[i] = null;
+            }
+        }
+        if (outs != null) {
+            for (int i = args.length; i < outs.length; i++) {
+                outs[i] = null;
+            }
+        }
+    }
+
+    @Override
+    public Tensor output(long taskId, int argIndex) {
+        checkThread();
+        int r = (int) (taskId >>> 32);
+        if (r < 0 || r >= rings.length) {
+            throw new IllegalArgumentException("task id " + taskId + " names ring " + r + "; rings are 0..3");
+        }
+        Ring ring = rings[r];
+        int slot = ring.slotOf(taskId);
+        if (ring.taskIdAt[slot] != taskId || !live(taskId)) {
+            throw new IllegalArgumentException("task " + dev.jpto.runtime.sched.Diagnostics.taskName(taskId)
+                    + " is not live (never submitted, or already reclaimed); read outputs while their scope is open");
+        }
+        Tensor[] outs = ring.outputs[slot];
+        Arg[] a = ring.args[slot];
+        if (a == null || argIndex < 0 || argIndex >= a.length || !(a[argIndex] instanceof Arg.Output)
+                || outs == null || outs[argIndex] == null) {
+            throw new IllegalArgumentException("argument " + argIndex + " of task "
+                    + dev.jpto.runtime.sched.Diagnostics.taskName(taskId) + " (kernel '" + ring.kernel[slot]
+                    + "') is not an Arg.Output");
+        }
+        return outs[argIndex];
+    }
+
+    // ---- reclamation ------------------------------------------------------------------------------------
+
+    /**
+     * Applies the scheduler's {@code last_task_alive} to the orchestrator-side allocators: heap tail from the
+     * newest retired task's packed end, owner-map entries of retired outputs, dep pool tail every
+     * {@value #DEP_POOL_CLEANUP_INTERVAL} tasks. Returns true if anything retired.
+     */
+    boolean reclaim(Ring ring) {
+        int r = ring.id;
+        int last = ring.lastTaskAlive();
+        int prev = reclaimedUpTo[r];
+        if (last == prev) {
+            return false;
+        }
+        for (int id = prev; id != last; id++) {
+            int s = ring.slotOf(id);
+            Tensor[] outs = ring.outputs[s];
+            if (outs != null) {
+                long raw = Ring.taskId(r, id);
+                for (int i = 0; i < outs.length; i++) {
+                    if (outs[i] != null) {
+                        owners.remove(outs[i].bufferAddress(), raw);
+                        outs[i] = null;
+                    }
+                }
+            }
+        }
+        int newest = ring.slotOf(last - 1);
+        ring.heap.reclaim(last - 1, ring.heapEnd[newest]);
+        if (last - depReclaimedAt[r] >= DEP_POOL_CLEANUP_INTERVAL) {
+            ring.deps.reclaimTo(ring.depMark[newest]);
+            depReclaimedAt[r] = last;
+        }
+        reclaimedUpTo[r] = last;
+        return true;
+    }
+
+    private void syncTensorMap(int r, int newSlot) {
+        for (Ring ring : rings) {
+            int la = ring.lastTaskAlive();
+            tmap.setLastAlive(ring.id, la);
+            if (tmap.cleanupDue(ring.id, la, ring.id == r ? newSlot : -1)) {
+                tmap.cleanupRetired(ring.id, la);
+            }
+        }
+    }
+
+    // ---- bounded waits ----------------------------------------------------------------------------------
+
+    /** Reserves a task slot and {@code bytes} of heap on {@code ring}, waiting while the ring is full. */
+    private long allocTask(Ring ring, long bytes, String kernel) {
+        HeapRing heap = ring.heap;
+        if (bytes > heap.size()) {
+            throw heapDeadlock(ring, bytes, kernel, "the request is larger than the ring's whole heap, so it can "
+                    + "never fit");
+        }
+        reclaim(ring);
+        if (!ring.tasks.full(ring.lastTaskAlive())) {
+            long off = heap.tryBump(bytes, ring.tasks.nextLocal());
+            if (off != HeapRing.FULL) {
+                return off;
+            }
+        }
+        return allocTaskSlowPath(ring, bytes, kernel);
+    }
+
+    private long allocTaskSlowPath(Ring ring, long bytes, String kernel) {
+        waiter.reset();
+        while (true) {
+            boolean progress = reclaim(ring);
+            int last = ring.lastTaskAlive();
+            boolean taskFull = ring.tasks.full(last);
+            if (!taskFull) {
+                long off = ring.heap.tryBump(bytes, ring.tasks.nextLocal());
+                if (off != HeapRing.FULL) {
+                    return off;
+                }
+            }
+            if (progress) {
+                waiter.reset();
+                continue;
+            }
+            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+                throw failed(null);
+            }
+            String cause = null;
+            if (headScopeGated(ring)) {
+                cause = "the oldest live task " + headName(ring) + " is held by its scope, which is still open, so "
+                        + "nothing on this ring can be reclaimed before the scope ends (scope-gated)";
+            } else if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+                cause = "no task on this ring was reclaimed for " + waiter.elapsedNanos() / 1_000_000
+                        + " ms (oldest live task " + headName(ring) + ")";
+            }
+            if (cause != null) {
+                throw taskFull ? taskRingDeadlock(ring, bytes, kernel, cause) : heapDeadlock(ring, bytes, kernel, cause);
+            }
+            waiter.idle();
+        }
+    }
+
+    /** The oldest live task still holds its scope reference: only the (blocked) orchestrator could release it. */
+    private boolean headScopeGated(Ring ring) {
+        int last = ring.lastTaskAlive();
+        if (last == ring.tasks.nextLocal()) {
+            return false;
+        }
+        return !ring.scopeReleased(ring.slotOf(last));
+    }
+
+    private String headName(Ring ring) {
+        int last = ring.lastTaskAlive();
+        if (last == ring.tasks.nextLocal()) {
+            return "<none>";
+        }
+        int s = ring.slotOf(last);
+        String state = switch (ring.state(s)) {
+            case Ring.PENDING -> "PENDING";
+            case Ring.COMPLETED -> "COMPLETED";
+            default -> "CONSUMED";
+        };
+        return dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(ring.id, last)) + " kernel '" + ring.kernel[s]
+                + "' state " + state + " scope depth " + ring.scopeDepth[s];
+    }
+
+    private ChipRuntimeException heapDeadlock(Ring ring, long bytes, String kernel, String cause) {
+        HeapRing h = ring.heap;
+        int r = ring.id;
+        long rec = Advice.heap(h.size(), h.used(), bytes);
+        return fail(ErrorCode.HEAP_RING_DEADLOCK, "the task allocator could not reserve " + bytes
+                + " heap bytes on ring " + r + " (capacity " + h.size() + ", in use " + h.used() + ", available "
+                + h.available() + ", top " + h.top() + ", tail " + h.tail() + ", live tasks "
+                + ring.tasks.active(ring.lastTaskAlive()) + "/" + ring.window() + ", scope depth " + depth + ", task "
+                + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal())) + " kernel '"
+                + kernel + "'; " + cause + "); set ring_heap for ring " + r + " to at least "
+                + dev.jpto.runtime.Sizes.format(rec) + " (runtime_cfg " + Advice.perRing("ring_heap", env.ringHeap(), r, rec)
+                + ", or ring_heap=" + dev.jpto.runtime.Sizes.format(rec) + " for all rings)", null);
+    }
+
+    private ChipRuntimeException taskRingDeadlock(Ring ring, long bytes, String kernel, String cause) {
+        int r = ring.id;
+        int active = ring.tasks.active(ring.lastTaskAlive());
+        long rec = Advice.taskWindow(ring.window(), active + 1);
+        return fail(ErrorCode.FLOW_CONTROL_DEADLOCK, "the task allocator could not get a task slot on ring " + r
+                + " (task window " + ring.window() + ", live tasks " + active + ", one slot is always kept free; heap "
+                + "in use " + ring.heap.used() + "/" + ring.heap.size() + ", request " + bytes + " bytes, scope depth "
+                + depth + ", task " + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
+                + " kernel '" + kernel + "'; " + cause + "); set ring_task_window for ring " + r + " to at least " + rec
+                + " (runtime_cfg " + Advice.perRing("ring_task_window", env.ringTaskWindow(), r, rec) + ")", null);
+    }
+
+    private void ensureDepPool(Ring ring, int needed, long raw, String kernel) {
+        if (ring.deps.hasSpace(needed)) {
+            return;
+        }
+        if (needed > ring.deps.capacity()) {
+            throw depDeadlock(ring, needed, raw, kernel, "the task needs more entries than the whole pool holds");
+        }
+        waiter.reset();
+        while (true) {
+            reclaim(ring);
+            int last = ring.lastTaskAlive();
+            long before = ring.deps.tail();
+            if (last > 0) {
+                ring.deps.reclaimTo(ring.depMark[ring.slotOf(last - 1)]);
+            }
+            if (ring.deps.hasSpace(needed)) {
+                return;
+            }
+            if (ring.deps.tail() != before) {
+                waiter.reset();
+                continue;
+            }
+            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+                throw failed(null);
+            }
+            if (headScopeGated(ring)) {
+                throw depDeadlock(ring, needed, raw, kernel, "the oldest live task " + headName(ring)
+                        + " is held by its open scope, so no entry can be reclaimed (scope-gated)");
+            }
+            if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+                throw depDeadlock(ring, needed, raw, kernel, "no entry was reclaimed for "
+                        + waiter.elapsedNanos() / 1_000_000 + " ms");
+            }
+            waiter.idle();
+        }
+    }
+
+    private ChipRuntimeException depDeadlock(Ring ring, int needed, long raw, String kernel, String cause) {
+        int r = ring.id;
+        long rec = Advice.depPool(ring.deps.capacity(), ring.deps.used() + needed);
+        return fail(ErrorCode.DEP_POOL_OVERFLOW, "Dependency Pool Deadlock: the dependency pool of ring " + r
+                + " could not supply " + needed + " entries (capacity " + ring.deps.capacity() + ", in use "
+                + ring.deps.used() + ", high-water " + ring.deps.highWater() + ", top " + ring.deps.top() + ", tail "
+                + ring.deps.tail() + ", last_task_alive " + ring.lastTaskAlive() + ", task "
+                + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "'; " + cause
+                + "); set ring_dep_pool for ring " + r + " to at least " + rec + " (runtime_cfg "
+                + Advice.perRing("ring_dep_pool", env.ringDepPool(), r, rec) + ")", null);
+    }
+
+    private void ensureTensorMap(int needed, long raw, String kernel) {
+        if (tmap.free() >= needed) {
+            return;
+        }
+        waiter.reset();
+        while (true) {
+            int freed = 0;
+            for (Ring ring : rings) {
+                reclaim(ring);
+                freed += tmap.cleanupRetired(ring.id, ring.lastTaskAlive());
+            }
+            if (tmap.free() >= needed) {
+                return;
+            }
+            if (freed > 0) {
+                waiter.reset();
+                continue;
+            }
+            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+                throw failed(null);
+            }
+            if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+                throw fail(ErrorCode.TENSORMAP_OVERFLOW, "TensorMap Entry Pool Deadlock: " + needed
+                        + " entries needed, none freed for " + waiter.elapsedNanos() / 1_000_000 + " ms (capacity "
+                        + tmap.capacity() + ", in use " + tmap.used() + "; every entry is an INOUT/OUTPUT_EXISTING "
+                        + "registration of a task that has not retired; task "
+                        + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "'); the pool size "
+                        + "is fixed (PTO2_TENSORMAP_POOL_SIZE=" + tmap.capacity() + "): split the work into smaller "
+                        + "scopes so producers retire, or register fewer writes per live task", null);
+            }
+            waiter.idle();
+        }
+    }
+}

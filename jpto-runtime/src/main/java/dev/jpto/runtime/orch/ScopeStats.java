@@ -1,0 +1,86 @@
+package dev.jpto.runtime.orch;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jpto.runtime.ring.Ring;
+import dev.jpto.runtime.tensormap.TensorMap;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Scope statistics ({@code enable_scope_stats}, spec f): one sample per scope boundary, oldest first, written
+ * as {@code <output_prefix>/scope_stats/scope_stats.jsonl} after the run, behind a header line with the
+ * capacities in force and the high-water marks per ring. Heap positions are the allocator's unrolled
+ * (monotonic) counters, so wraps never make them go backwards.
+ */
+public final class ScopeStats {
+    public static final int VERSION = 6;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final StackWalker WALKER = StackWalker.getInstance();
+
+    private final List<Map<String, Object>> samples = new ArrayList<>();
+
+    /** Records a boundary of the scope at {@code depth} (its ring is {@code min(depth, 3)}). */
+    void sample(String phase, int depth, Ring ring, TensorMap tmap, String site) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("site", site);
+        m.put("phase", phase);
+        m.put("depth", depth);
+        m.put("ring", ring.id);
+        m.put("task_window_start", ring.lastTaskAlive());
+        m.put("task_window_end", ring.tasks.nextLocal());
+        m.put("heap_start", ring.heap.reclaimedTotal());
+        m.put("heap_end", ring.heap.allocatedTotal());
+        m.put("dep_pool_start", ring.deps.tail());
+        m.put("dep_pool_end", ring.deps.top());
+        m.put("tensormap", tmap.used());
+        samples.add(m);
+    }
+
+    public void fatalSample(int depth, Ring ring, TensorMap tmap, String error) {
+        sample("fatal", depth, ring, tmap, "<fatal>");
+        samples.getLast().put("error", error);
+    }
+
+    /** {@code File.java:line} of the first caller outside the runtime's implementation. */
+    static String site() {
+        return WALKER.walk(frames -> frames
+                .filter(f -> {
+                    String c = f.getClassName();
+                    return !c.startsWith("dev.jpto.runtime.orch.") && !c.startsWith("dev.jpto.runtime.sched.")
+                            && !c.equals("dev.jpto.runtime.Chip");
+                })
+                .findFirst()
+                .map(f -> f.getFileName() + ":" + f.getLineNumber())
+                .orElse("<unknown>"));
+    }
+
+    /** Writes header + samples; returns the file. */
+    public Path write(Path prefix, Map<String, Object> header) {
+        Path dir = prefix.resolve("scope_stats");
+        Path file = dir.resolve("scope_stats.jsonl");
+        try {
+            Files.createDirectories(dir);
+            StringBuilder sb = new StringBuilder();
+            Map<String, Object> h = new LinkedHashMap<>();
+            h.put("version", VERSION);
+            h.putAll(header);
+            h.put("dropped", 0);
+            h.put("total", samples.size());
+            sb.append(JSON.writeValueAsString(h)).append('\n');
+            for (Map<String, Object> s : samples) {
+                sb.append(JSON.writeValueAsString(s)).append('\n');
+            }
+            Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write scope statistics to " + file, e);
+        }
+        return file;
+    }
+}

@@ -1,0 +1,101 @@
+package dev.jpto.runtime.ring;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Locale;
+
+/**
+ * One contiguous heap-ring region reserved with an anonymous {@code mmap(MAP_NORESERVE)}: the kernel commits
+ * pages on first touch, so a 1 GiB ring costs only the pages a program writes. Unmapped by {@link #close()};
+ * segments handed out become inaccessible then (a shared arena guards them), never dangling.
+ */
+@SuppressWarnings("restricted") // mmap/munmap downcalls: the launcher enables native access for this module
+public final class NativeRegion implements AutoCloseable {
+    private static final int PROT_READ = 1;
+    private static final int PROT_WRITE = 2;
+    private static final int MAP_PRIVATE = 2;
+    private static final boolean MAC = System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("mac");
+    private static final int MAP_ANONYMOUS = MAC ? 0x1000 : 0x20;
+    private static final int MAP_NORESERVE = MAC ? 0x40 : 0x4000;
+
+    private static final MethodHandle MMAP;
+    private static final MethodHandle MUNMAP;
+
+    static {
+        Linker linker = Linker.nativeLinker();
+        MMAP = linker.downcallHandle(linker.defaultLookup().find("mmap").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+        MUNMAP = linker.downcallHandle(linker.defaultLookup().find("munmap").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+    }
+
+    private final Arena arena;
+    private final MemorySegment segment;
+    private final long size;
+
+    private NativeRegion(Arena arena, MemorySegment segment, long size) {
+        this.arena = arena;
+        this.segment = segment;
+        this.size = size;
+    }
+
+    /** Reserves {@code size} bytes of address space; pages are committed lazily by the kernel. */
+    public static NativeRegion reserve(long size, String what) {
+        long addr;
+        try {
+            MemorySegment p = (MemorySegment) MMAP.invokeExact(MemorySegment.NULL, size, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0L);
+            addr = p.address();
+        } catch (Throwable t) {
+            throw new IllegalStateException("mmap of " + size + " bytes for " + what + " failed", t);
+        }
+        if (addr == -1L || addr == 0L) {
+            throw new IllegalStateException("mmap of " + size + " bytes for " + what + " failed (MAP_FAILED): "
+                    + "the address space is exhausted; use a smaller ring_heap");
+        }
+        Arena arena = Arena.ofShared();
+        long base = addr;
+        MemorySegment seg = MemorySegment.ofAddress(base).reinterpret(size, arena, s -> unmap(base, size));
+        return new NativeRegion(arena, seg, size);
+    }
+
+    private static void unmap(long addr, long size) {
+        try {
+            int rc = (int) MUNMAP.invokeExact(MemorySegment.ofAddress(addr), size);
+            if (rc != 0) {
+                throw new IllegalStateException("munmap(" + Long.toHexString(addr) + ", " + size + ") failed");
+            }
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    public long size() {
+        return size;
+    }
+
+    public long baseAddress() {
+        return segment.address();
+    }
+
+    public boolean contains(long address) {
+        long base = segment.address();
+        return address >= base && address - base < size;
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+}

@@ -1,0 +1,292 @@
+package dev.jpto.runtime.ring;
+
+import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.Arg;
+import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.TaskBody;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
+
+/**
+ * One ring set (task window, heap, dep pool) with its preallocated task slots.
+ *
+ * <p>Slot state shared between threads lives in {@link #shared}: one 64-byte line per slot (like simpler's
+ * {@code PTO2TaskSlotState}) so that workers completing neighbouring tasks do not false-share. Fields:
+ * <pre>
+ *  int  0 STATE            PENDING / COMPLETED / CONSUMED        (release/acquire)
+ *  int  1 LOCK             fanout lock                           (CAS / release)
+ *  int  2 FANOUT_COUNT     SCOPE_BIT | claimed consumers         (under LOCK)
+ *  int  3 FANOUT_REFCOUNT  released references                   (atomic add)
+ *  int  4 FANIN_COUNT      wait edges + 1 guard                  (set before wiring)
+ *  int  5 FANIN_REFCOUNT   satisfied edges + guard               (atomic add; ready when ≥ count)
+ * </pre>
+ * Everything else per slot is written by the orchestrator before the task can become ready (the guard's
+ * atomic add publishes it) and read by the worker that runs or releases it.
+ *
+ * <p>The ring cursors {@code current_task_index} (orchestrator) and {@code last_task_alive} (scheduler) sit
+ * on separate cache lines of {@link #cursors}.
+ */
+public final class Ring {
+    public static final int PENDING = 0;
+    public static final int COMPLETED = 1;
+    public static final int CONSUMED = 2;
+    public static final int SCOPE_BIT = 0x8000_0000;
+    /** Fanin edge flags, kept above the 34 bits a raw task id uses. */
+    public static final long EDGE_RETAIN = 1L << 62;
+    public static final long EDGE_WAIT = 1L << 61;
+    public static final long EDGE_ID_MASK = (1L << 40) - 1;
+
+    private static final int STRIDE = 16;
+    private static final int STATE = 0;
+    private static final int LOCK = 1;
+    private static final int FANOUT_COUNT = 2;
+    private static final int FANOUT_REFCOUNT = 3;
+    private static final int FANIN_COUNT = 4;
+    private static final int FANIN_REFCOUNT = 5;
+
+    private static final int CUR = 7;
+    private static final int LAST = 15;
+    private static final int ADV_LOCK = 23;
+    private static final int ADV_PENDING = 31;
+
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    public final int id;
+    public final TaskRing tasks;
+    public final HeapRing heap;
+    public final DepPool deps;
+    public final NativeRegion region;
+    private final int mask;
+
+    private final int[] shared;
+    private final long[] cursors = new long[40];
+
+    /** Raw id of the task that currently owns each slot (orchestrator-owned). */
+    public final long[] taskIdAt;
+    /** Head of the fanout list (a {@link DepPool} pointer), under the slot lock. */
+    public final long[] fanoutHead;
+    public final long[] heapStart;
+    /** {@code packed_buffer_end}: the heap offset just past this task's outputs. */
+    public final long[] heapEnd;
+    /** Dep pool top after wiring this task. */
+    public final long[] depMark;
+    public final long[][] fanins;
+    public final int[] faninN;
+    public final TaskBody[] body;
+    public final Arg[][] args;
+    public final Tensor[][] outputs;
+    public final String[] kernel;
+    public final CoreType[] coreType;
+    public final int[] scopeDepth;
+
+    public Ring(int id, int window, long heapBytes, int depPool, NativeRegion region) {
+        this.id = id;
+        this.tasks = new TaskRing(window);
+        this.heap = new HeapRing(heapBytes);
+        this.deps = new DepPool(id, depPool);
+        this.region = region;
+        this.mask = window - 1;
+        this.shared = new int[window * STRIDE];
+        this.taskIdAt = new long[window];
+        this.fanoutHead = new long[window];
+        this.heapStart = new long[window];
+        this.heapEnd = new long[window];
+        this.depMark = new long[window];
+        this.fanins = new long[window][];
+        this.faninN = new int[window];
+        this.body = new TaskBody[window];
+        this.args = new Arg[window][];
+        this.outputs = new Tensor[window][];
+        this.kernel = new String[window];
+        this.coreType = new CoreType[window];
+        this.scopeDepth = new int[window];
+        reset();
+    }
+
+    /** Prepares the ring for a new run: everything empty, every slot CONSUMED (free). */
+    public void reset() {
+        tasks.reset();
+        heap.reset();
+        deps.reset();
+        Arrays.fill(shared, 0);
+        for (int s = 0; s < taskIdAt.length; s++) {
+            shared[s * STRIDE + STATE] = CONSUMED;
+            taskIdAt[s] = -1;
+        }
+        Arrays.fill(body, null);
+        Arrays.fill(args, null);
+        Arrays.fill(kernel, null);
+        Arrays.fill(outputs, null);
+        Arrays.fill(cursors, 0);
+        VarHandle.releaseFence();
+    }
+
+    public int window() {
+        return mask + 1;
+    }
+
+    public int slotOf(long localId) {
+        return (int) localId & mask;
+    }
+
+    public static long taskId(int ring, int local) {
+        return ((long) ring << 32) | (local & 0xFFFF_FFFFL);
+    }
+
+    // ---- slot state -------------------------------------------------------------------------------------
+
+    public int state(int slot) {
+        return (int) INTS.getAcquire(shared, slot * STRIDE + STATE);
+    }
+
+    /** Orchestrator, on reuse: the slot now holds {@code rawId}; scope reference seeded, nothing released. */
+    public void initSlot(int slot, long rawId) {
+        int b = slot * STRIDE;
+        taskIdAt[slot] = rawId;
+        fanoutHead[slot] = DepPool.NULL;
+        faninN[slot] = 0;
+        shared[b + FANOUT_COUNT] = SCOPE_BIT;
+        shared[b + FANOUT_REFCOUNT] = 0;
+        shared[b + FANIN_COUNT] = Integer.MAX_VALUE;
+        shared[b + FANIN_REFCOUNT] = 0;
+        INTS.setRelease(shared, b + STATE, PENDING);
+    }
+
+    public void lock(int slot) {
+        int i = slot * STRIDE + LOCK;
+        while (!INTS.weakCompareAndSetAcquire(shared, i, 0, 1)) {
+            Thread.onSpinWait();
+        }
+    }
+
+    public void unlock(int slot) {
+        INTS.setRelease(shared, slot * STRIDE + LOCK, 0);
+    }
+
+    /** Under lock: marks COMPLETED and returns the fanout list head seen at that instant. */
+    public long markCompletedLocked(int slot) {
+        INTS.setRelease(shared, slot * STRIDE + STATE, COMPLETED);
+        return fanoutHead[slot];
+    }
+
+    /** Under lock: one more claimed consumer reference. */
+    public void addFanoutLocked(int slot) {
+        shared[slot * STRIDE + FANOUT_COUNT]++;
+    }
+
+    public int fanoutCount(int slot) {
+        return shared[slot * STRIDE + FANOUT_COUNT];
+    }
+
+    /** Adds released references (1 per consumer, {@link #SCOPE_BIT} for the scope). */
+    public void releaseFanout(int slot, int amount) {
+        INTS.getAndAdd(shared, slot * STRIDE + FANOUT_REFCOUNT, amount);
+    }
+
+    /**
+     * CONSUMED test (under lock): all references released and the task completed. Returns true if this
+     * call made the transition.
+     */
+    public boolean tryConsume(int slot) {
+        int b = slot * STRIDE;
+        lock(slot);
+        try {
+            if ((int) INTS.getAcquire(shared, b + STATE) == COMPLETED
+                    && (int) INTS.getVolatile(shared, b + FANOUT_REFCOUNT) == shared[b + FANOUT_COUNT]) {
+                INTS.setRelease(shared, b + STATE, CONSUMED);
+                return true;
+            }
+            return false;
+        } finally {
+            unlock(slot);
+        }
+    }
+
+    /** Whether the owning scope already released its reference (bit 31 of the released count). */
+    public boolean scopeReleased(int slot) {
+        return ((int) INTS.getVolatile(shared, slot * STRIDE + FANOUT_REFCOUNT) & SCOPE_BIT) != 0;
+    }
+
+    public void setFaninCount(int slot, int count) {
+        INTS.setRelease(shared, slot * STRIDE + FANIN_COUNT, count);
+    }
+
+    /** Adds satisfied edges; true if this add made the task ready (crossed the fanin count). */
+    public boolean addFanin(int slot, int amount) {
+        int b = slot * STRIDE;
+        int before = (int) INTS.getAndAdd(shared, b + FANIN_REFCOUNT, amount);
+        int count = (int) INTS.getAcquire(shared, b + FANIN_COUNT);
+        return before < count && before + amount >= count;
+    }
+
+    public int faninRefcount(int slot) {
+        return (int) INTS.getVolatile(shared, slot * STRIDE + FANIN_REFCOUNT);
+    }
+
+    public int faninCount(int slot) {
+        return (int) INTS.getVolatile(shared, slot * STRIDE + FANIN_COUNT);
+    }
+
+    /** Records a fanin edge of the task in {@code slot}; the per-slot array grows only until its peak. */
+    public void addFaninEdge(int slot, long producerWithFlags) {
+        long[] a = fanins[slot];
+        int n = faninN[slot];
+        if (a == null || n == a.length) {
+            a = a == null ? new long[8] : Arrays.copyOf(a, a.length * 2);
+            fanins[slot] = a;
+        }
+        a[n] = producerWithFlags;
+        faninN[slot] = n + 1;
+    }
+
+    // ---- cursors ----------------------------------------------------------------------------------------
+
+    /** Orchestrator: publishes the id one past the newest submitted task. */
+    public void publishCurrent(int next) {
+        LONGS.setRelease(cursors, CUR, (long) next);
+    }
+
+    public int currentTaskIndex() {
+        return (int) (long) LONGS.getAcquire(cursors, CUR);
+    }
+
+    /** Oldest task not yet reclaimed (all older ones are CONSUMED and their slots free). */
+    public int lastTaskAlive() {
+        return (int) (long) LONGS.getAcquire(cursors, LAST);
+    }
+
+    /**
+     * Walks {@code last_task_alive} forward over CONSUMED slots (simpler's {@code advance_ring_pointers}).
+     * One thread advances at a time; a thread that loses the try-lock leaves a pending mark, and the winner
+     * re-checks after unlocking so no advance is lost.
+     */
+    public void advance() {
+        while (true) {
+            if (!LONGS.compareAndSet(cursors, ADV_LOCK, 0L, 1L)) {
+                LONGS.setVolatile(cursors, ADV_PENDING, 1L);
+                if ((long) LONGS.getVolatile(cursors, ADV_LOCK) != 0L) {
+                    return;
+                }
+                continue;
+            }
+            LONGS.setVolatile(cursors, ADV_PENDING, 0L);
+            int last = lastTaskAlive();
+            int cur = currentTaskIndex();
+            while (last - cur < 0 && state(slotOf(last)) == CONSUMED && taskIdAt[slotOf(last)] == taskId(id, last)) {
+                int s = slotOf(last);
+                body[s] = null;
+                args[s] = null;
+                last++;
+            }
+            // Release: the cleared slots and everything the consumed tasks did happen-before the new tail.
+            LONGS.setRelease(cursors, LAST, (long) last);
+            LONGS.setRelease(cursors, ADV_LOCK, 0L);
+            boolean more = last - cur < 0 && state(slotOf(last)) == CONSUMED;
+            if ((long) LONGS.getVolatile(cursors, ADV_PENDING) == 0L && !more) {
+                return;
+            }
+        }
+    }
+}

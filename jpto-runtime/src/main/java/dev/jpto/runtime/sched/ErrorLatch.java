@@ -1,0 +1,40 @@
+package dev.jpto.runtime.sched;
+
+import dev.jpto.runtime.ChipRuntimeException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/** First-writer-wins run error (simpler's CAS on {@code orch_error_code} / {@code sched_error_code}). */
+public final class ErrorLatch {
+    private static final VarHandle FIRST;
+
+    static {
+        try {
+            FIRST = MethodHandles.lookup().findVarHandle(ErrorLatch.class, "first", ChipRuntimeException.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // accessed through FIRST
+    private volatile ChipRuntimeException first;
+
+    /** Latches {@code e} unless an error is already latched; returns the error in force. */
+    public ChipRuntimeException latch(ChipRuntimeException e) {
+        ChipRuntimeException witness = (ChipRuntimeException) FIRST.compareAndExchange(this, null, e);
+        return witness == null ? e : witness;
+    }
+
+    /** Clears the latch for the next run (no run is active). */
+    public void reset() {
+        FIRST.setVolatile(this, (ChipRuntimeException) null);
+    }
+
+    public ChipRuntimeException get() {
+        return first;
+    }
+
+    public boolean failed() {
+        return first != null;
+    }
+}

@@ -1,0 +1,191 @@
+package dev.jpto.runtime.sched;
+
+import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.Arg;
+import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.TaskContext;
+import dev.jpto.runtime.ring.Ring;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One AICPU scheduler thread. It owns the logical cores {@code c ≡ index (mod threads)} of each core type,
+ * takes ready tasks of the types it has cores for, and runs each to completion on its next own core
+ * (round robin). Idle: spin, then yield, then park with a bounded, growing sleep.
+ */
+public final class SchedulerThread implements Runnable {
+    private static final int SPIN = 64;
+    private static final int YIELD = 128;
+    private static final long MAX_PARK_NANOS = 200_000;
+
+    private final Engine engine;
+    private final int index;
+    private final int[] aicCores;
+    private final int[] aivCores;
+    private int nextAic;
+    private int nextAiv;
+    private final Context ctx = new Context();
+    private final Engine.Progress progress = new Engine.Progress();
+
+    public SchedulerThread(Engine engine, int index, int threads) {
+        this.engine = engine;
+        this.index = index;
+        this.aicCores = own(engine.platform.aicCores(), index, threads);
+        this.aivCores = own(engine.platform.aivCores(), index, threads);
+    }
+
+    private static int[] own(int cores, int index, int threads) {
+        int n = 0;
+        for (int c = index; c < cores; c += threads) {
+            n++;
+        }
+        int[] a = new int[n];
+        for (int i = 0, c = index; c < cores; c += threads) {
+            a[i++] = c;
+        }
+        return a;
+    }
+
+    @Override
+    public void run() {
+        int idle = 0;
+        boolean aicFirst = (index & 1) == 0;
+        while (!engine.stopRequested() && !engine.latch.failed()) {
+            long raw = ReadyQueue.EMPTY;
+            if (aicFirst) {
+                raw = poll(CoreType.AIC);
+                if (raw == ReadyQueue.EMPTY) raw = poll(CoreType.AIV);
+            } else {
+                raw = poll(CoreType.AIV);
+                if (raw == ReadyQueue.EMPTY) raw = poll(CoreType.AIC);
+            }
+            if (raw != ReadyQueue.EMPTY) {
+                execute(raw);
+                idle = 0;
+                continue;
+            }
+            idle++;
+            if (idle < SPIN) {
+                Thread.onSpinWait();
+            } else if (idle < YIELD) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, 1_000L << Math.min(8, (idle - YIELD) >> 4)));
+                if ((idle & 15) == 0 && engine.stalled(progress)) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private long poll(CoreType type) {
+        int[] cores = type == CoreType.AIC ? aicCores : aivCores;
+        return cores.length == 0 ? ReadyQueue.EMPTY : engine.ready[type.ordinal()].poll();
+    }
+
+    private void execute(long raw) {
+        Ring ring = engine.rings[(int) (raw >>> 32)];
+        int slot = ring.slotOf(raw);
+        CoreType type = ring.coreType[slot];
+        int core;
+        if (type == CoreType.AIC) {
+            core = aicCores[nextAic];
+            nextAic = nextAic + 1 == aicCores.length ? 0 : nextAic + 1;
+        } else {
+            core = aivCores[nextAiv];
+            nextAiv = nextAiv + 1 == aivCores.length ? 0 : nextAiv + 1;
+        }
+        ctx.bind(raw, ring, slot, type, core);
+        engine.setRunning(index, raw, core);
+        try {
+            ring.body[slot].execute(ctx);
+        } catch (Throwable t) {
+            engine.setRunning(index, -1, -1);
+            if (!engine.latch.failed()) {
+                engine.latch.latch(new ChipRuntimeException(ErrorCode.KERNEL_EXCEPTION, "task "
+                        + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[slot] + "' on " + type + " core " + core
+                        + " (scheduler thread " + index + ") threw " + t + "; fix the kernel or its inputs", t));
+            }
+            return;
+        } finally {
+            ctx.unbind();
+        }
+        engine.setRunning(index, -1, -1);
+        engine.complete(raw);
+    }
+
+    /** The per-thread, reused task context. */
+    private static final class Context implements TaskContext {
+        private long raw;
+        private Ring ring;
+        private int slot;
+        private CoreType type;
+        private int core;
+
+        void bind(long raw, Ring ring, int slot, CoreType type, int core) {
+            this.raw = raw;
+            this.ring = ring;
+            this.slot = slot;
+            this.type = type;
+            this.core = core;
+        }
+
+        void unbind() {
+            ring = null;
+        }
+
+        private Arg arg(int i) {
+            Arg[] a = ring.args[slot];
+            if (i < 0 || i >= a.length) {
+                throw new IndexOutOfBoundsException("task " + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[slot]
+                        + "' has " + a.length + " arguments; index " + i + " is out of range");
+            }
+            return a[i];
+        }
+
+        @Override
+        public Tensor tensor(int argIndex) {
+            return switch (arg(argIndex)) {
+                case Arg.TensorArg ta -> ta.tensor();
+                case Arg.Output o -> ring.outputs[slot][argIndex];
+                case Arg.ScalarArg s -> throw new IllegalArgumentException("argument " + argIndex + " of kernel '"
+                        + ring.kernel[slot] + "' is a scalar, not a tensor");
+            };
+        }
+
+        @Override
+        public double scalar(int argIndex) {
+            if (arg(argIndex) instanceof Arg.ScalarArg(double v)) {
+                return v;
+            }
+            throw new IllegalArgumentException("argument " + argIndex + " of kernel '" + ring.kernel[slot]
+                    + "' is a tensor, not a scalar");
+        }
+
+        @Override
+        public int argCount() {
+            return ring.args[slot].length;
+        }
+
+        @Override
+        public long taskId() {
+            return raw;
+        }
+
+        @Override
+        public String kernelName() {
+            return ring.kernel[slot];
+        }
+
+        @Override
+        public CoreType coreType() {
+            return type;
+        }
+
+        @Override
+        public int coreId() {
+            return core;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.jpto.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jpto.isa.DType;
+import dev.jpto.isa.Tensor;
+import java.lang.foreign.Arena;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+@SuppressWarnings("try") // scopes opened only for their depth
+class ChipBasicsTest {
+
+    static TaskBody fill(double v) {
+        return ctx -> {
+            Tensor t = ctx.tensor(0);
+            for (long i = 0; i < t.numel(); i++) {
+                t.setDouble(i, v);
+            }
+        };
+    }
+
+    @Test
+    void chainThroughHeapOutputsAndHostTensor() {
+        try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            Tensor out = Tensor.allocate(arena, DType.FP32, 4, 8);
+            RunReport rep = chip.run(orch -> {
+                long a = orch.submit("fill", CoreType.AIV, fill(2), Arg.output(DType.FP32, 4, 8));
+                Tensor ta = orch.output(a, 0);
+                long b = orch.submit("square", CoreType.AIV, ctx -> {
+                    Tensor in = ctx.tensor(0), o = ctx.tensor(1);
+                    for (long i = 0; i < in.numel(); i++) {
+                        o.setDouble(i, in.getDouble(i) * in.getDouble(i));
+                    }
+                }, Arg.input(ta), Arg.output(DType.FP32, 4, 8));
+                Tensor tb = orch.output(b, 1);
+                orch.submit("add1", CoreType.AIC, ctx -> {
+                    Tensor in = ctx.tensor(0), o = ctx.tensor(1);
+                    for (long i = 0; i < in.numel(); i++) {
+                        o.setDouble(i, in.getDouble(i) + ctx.scalar(2));
+                    }
+                }, Arg.input(tb), Arg.outputExisting(out), Arg.scalar(1));
+            }, CallConfig.defaults());
+            for (long i = 0; i < out.numel(); i++) {
+                assertThat(out.getDouble(i)).isEqualTo(5.0);
+            }
+            assertThat(rep.tasksExecuted()).isEqualTo(3);
+            assertThat(rep.ring(0).heapBytes()).isEqualTo(256L << 20);
+            assertThat(rep.ring(0).heapMax()).isEqualTo(2048);
+            assertThat(rep.ring(0).taskWindow()).isEqualTo(16384);
+        }
+    }
+
+    @Test
+    void manyIndependentAndInoutChainsOnAllRings() {
+        try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(Platform.A5SIM, 1)) {
+            Tensor acc = Tensor.allocate(arena, DType.INT64, 1);
+            AtomicInteger count = new AtomicInteger();
+            for (int run = 0; run < 3; run++) {
+                acc.setDouble(0, 0);
+                chip.run(orch -> {
+                    for (int i = 0; i < 500; i++) {
+                        try (Scope s1 = orch.scope(); Scope s2 = orch.scope(); Scope s3 = orch.scope();
+                             Scope s4 = orch.scope()) {
+                            orch.submit("inc", CoreType.AIV, ctx -> {
+                                Tensor t = ctx.tensor(0);
+                                t.setDouble(0, t.getDouble(0) + 1);
+                                count.incrementAndGet();
+                            }, Arg.inout(acc));
+                        }
+                        orch.submit("inc0", CoreType.AIC, ctx -> {
+                            Tensor t = ctx.tensor(0);
+                            t.setDouble(0, t.getDouble(0) + 1);
+                        }, Arg.inout(acc));
+                    }
+                }, CallConfig.defaults().withRuntimeEnv(RuntimeEnv.defaults().withRingTaskWindow(0, 64, 64, 64)));
+                assertThat(acc.getDouble(0)).isEqualTo(1000);
+            }
+            assertThat(count.get()).isEqualTo(1500);
+        }
+    }
+}

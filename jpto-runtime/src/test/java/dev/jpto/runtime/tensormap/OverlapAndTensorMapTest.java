@@ -1,0 +1,116 @@
+package dev.jpto.runtime.tensormap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jpto.isa.DType;
+import dev.jpto.isa.Tensor;
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class OverlapAndTensorMapTest {
+    private final Arena arena = Arena.ofConfined();
+    private final Tensor buf = Tensor.allocate(arena, DType.FP32, 8, 8);
+
+    @AfterEach
+    void close() {
+        arena.close();
+    }
+
+    private Tensor box(long r, long c, long h, long w) {
+        return buf.slice(new long[] {r, c}, new long[] {h, w});
+    }
+
+    private static int overlap(Tensor a, Tensor b) {
+        long storage = a.buffer().byteSize() / a.dtype().byteSize();
+        return Overlap.check(a.rank(), storage, a.offset(), a.shape(), a.strides(), 0, b.offset(), b.shape(),
+                b.strides(), 0);
+    }
+
+    /** Brute-force reference: do the two views share an element? does a contain b? */
+    private static int reference(Tensor a, Tensor b) {
+        java.util.Set<Long> ea = new java.util.HashSet<>(), eb = new java.util.HashSet<>();
+        for (long i = 0; i < a.numel(); i++) ea.add(a.byteOffsetOfFlat(i));
+        for (long i = 0; i < b.numel(); i++) eb.add(b.byteOffsetOfFlat(i));
+        if (java.util.Collections.disjoint(ea, eb)) return Overlap.NO_OVERLAP;
+        return ea.containsAll(eb) ? Overlap.COVERED : Overlap.OTHER;
+    }
+
+    @Test
+    void boxesAgreeWithBruteForceOnEveryPairOfSmallSlices() {
+        List<Tensor> views = new ArrayList<>();
+        for (int r = 0; r < 8; r += 3) {
+            for (int c = 0; c < 8; c += 3) {
+                for (int h = 1; r + h <= 8; h += 2) {
+                    for (int w = 1; c + w <= 8; w += 3) {
+                        views.add(box(r, c, h, w));
+                    }
+                }
+            }
+        }
+        for (Tensor a : views) {
+            for (Tensor b : views) {
+                assertThat(overlap(a, b)).as("%s@%d vs %s@%d", a, a.offset(), b, b.offset()).isEqualTo(reference(a, b));
+            }
+        }
+    }
+
+    @Test
+    void columnsWithOverlappingLinearRangesButDisjointBoxesDoNotOverlap() {
+        Tensor left = box(0, 0, 8, 2), right = box(0, 4, 8, 2);
+        assertThat(overlap(left, right)).isEqualTo(Overlap.NO_OVERLAP);
+    }
+
+    @Test
+    void differentStridesAreConservativelyOther() {
+        Tensor flat = buf.reshape(64).slice(new long[] {0}, new long[] {16});
+        Tensor rows = box(0, 0, 2, 8);
+        assertThat(Overlap.check(1, 64, flat.offset(), flat.shape(), flat.strides(), 0, 0, new long[] {16},
+                new long[] {1}, 0)).isEqualTo(Overlap.COVERED);
+        assertThat(rows.rank()).isEqualTo(2);
+    }
+
+    @Test
+    void lookupFindsValidOverlappingWritersAndInoutCoveredReplacesThem() {
+        TensorMap m = new TensorMap(new int[] {16, 16, 16, 16});
+        List<Long> found = new ArrayList<>();
+        m.insert(box(0, 0, 4, 8), 1);                 // ring 0, task 1
+        m.insert(box(4, 0, 4, 8), 2);                 // ring 0, task 2
+        m.insert(box(0, 0, 8, 8), (1L << 32) | 5);    // ring 1, task 5
+        assertThat(m.used()).isEqualTo(3);
+        m.lookup(box(3, 0, 2, 2), false, found::add);
+        assertThat(found).containsExactlyInAnyOrder(1L, 2L, (1L << 32) | 5);
+        found.clear();
+        // INOUT over rows 0..3 covers task 1's entry (removed) but only partly task 5's (kept).
+        m.lookup(box(0, 0, 4, 8), true, found::add);
+        assertThat(found).containsExactlyInAnyOrder(1L, (1L << 32) | 5);
+        assertThat(m.used()).isEqualTo(2);
+        // Ring 1's tasks below 6 retire: task 5's entry becomes stale and is skipped, then cleaned up.
+        m.setLastAlive(1, 6);
+        found.clear();
+        m.lookup(box(0, 0, 8, 8), false, found::add);
+        assertThat(found).containsExactly(2L);
+        assertThat(m.cleanupRetired(1, 6)).isEqualTo(1);
+        assertThat(m.used()).isEqualTo(1);
+        assertThat(m.highWater()).isEqualTo(3);
+    }
+
+    @Test
+    void cleanupIsDueEveryIntervalOrBeforeReusingTheOldestSlot() {
+        TensorMap m = new TensorMap(new int[] {16, 16, 16, 16});
+        assertThat(m.cleanupDue(0, 0, 0)).isFalse();
+        assertThat(m.cleanupDue(0, 3, 5)).isFalse();
+        assertThat(m.cleanupDue(0, 3, 0)).as("new task reuses slot 0, the oldest uncleaned").isTrue();
+        assertThat(m.cleanupDue(0, TensorMap.CLEANUP_INTERVAL, -1)).isTrue();
+    }
+
+    @Test
+    void poolHasTheSpecSize() {
+        TensorMap m = new TensorMap(new int[] {4, 4, 4, 4});
+        assertThat(m.capacity()).isEqualTo(65536);
+        assertThat(TensorMap.NUM_BUCKETS).isEqualTo(4096);
+        assertThat(m.free()).isEqualTo(65536);
+    }
+}
