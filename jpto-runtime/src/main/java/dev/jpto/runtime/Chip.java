@@ -85,6 +85,7 @@ public final class Chip implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("chip " + platform + ":" + deviceId + " is closed");
         }
+        java.util.Objects.requireNonNull(orchestration, "orchestration");
         config.validate();
         rejectUnsupported(config);
         RuntimeEnv env = config.runtimeEnv();

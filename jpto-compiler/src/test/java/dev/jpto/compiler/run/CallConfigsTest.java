@@ -119,4 +119,27 @@ class CallConfigsTest {
         }
         assertThat(offenders).isEmpty();
     }
+
+    /** Chips are opened and run only in Dispatch, which takes its CallConfig from CallConfigs.from. */
+    @Test
+    void onlyDispatchOpensAndRunsAChip() throws IOException {
+        Path main = Path.of("src/main/java");
+        List<String> offenders = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(main)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                if (f.getFileName().toString().equals("Dispatch.java")) {
+                    continue;
+                }
+                String text = Files.readString(f);
+                for (String forbidden : List.of("Chip.open(", "chip.run(", "new ProgramInterpreter(")) {
+                    if (text.contains(forbidden)) {
+                        offenders.add(main.relativize(f) + " uses " + forbidden);
+                    }
+                }
+            }
+        }
+        assertThat(offenders).isEmpty();
+        assertThat(Files.readString(main.resolve("dev/jpto/compiler/Dispatch.java")))
+                .contains("CallConfigs.from(config)").doesNotContain("new CallConfig(");
+    }
 }

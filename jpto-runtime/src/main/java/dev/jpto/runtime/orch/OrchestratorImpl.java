@@ -672,6 +672,12 @@ public final class OrchestratorImpl implements Orchestrator {
         if (tmap.free() >= needed) {
             return;
         }
+        if (needed > tmap.capacity()) {
+            throw fail(ErrorCode.TENSORMAP_OVERFLOW, "TensorMap Entry Pool Overflow: task "
+                    + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "' registers " + needed
+                    + " INOUT/OUTPUT_EXISTING tensors, more than the whole pool of " + tmap.capacity()
+                    + " entries; split the task", null);
+        }
         waiter.reset();
         while (true) {
             int freed = 0;

@@ -259,8 +259,10 @@ public final class Ring {
 
     /**
      * Walks {@code last_task_alive} forward over CONSUMED slots (simpler's {@code advance_ring_pointers}).
-     * One thread advances at a time; a thread that loses the try-lock leaves a pending mark, and the winner
-     * re-checks after unlocking so no advance is lost.
+     * One thread advances at a time; a thread that loses the try-lock leaves a pending mark and leaves. The
+     * winner takes the mark with an atomic swap (so it sees the loser's CONSUMED store), and after unlocking
+     * re-checks both the mark and the slot at the new tail. Unlock and mark are volatile on both sides
+     * (a Dekker pair): either the winner sees the loser's mark, or the loser sees the lock free and retries.
      */
     public void advance() {
         while (true) {
@@ -271,10 +273,10 @@ public final class Ring {
                 }
                 continue;
             }
-            LONGS.setVolatile(cursors, ADV_PENDING, 0L);
+            LONGS.getAndSet(cursors, ADV_PENDING, 0L);
             int last = lastTaskAlive();
             int cur = currentTaskIndex();
-            while (last - cur < 0 && state(slotOf(last)) == CONSUMED && taskIdAt[slotOf(last)] == taskId(id, last)) {
+            while (last - cur < 0 && state(slotOf(last)) == CONSUMED) {
                 int s = slotOf(last);
                 body[s] = null;
                 args[s] = null;
@@ -282,9 +284,9 @@ public final class Ring {
             }
             // Release: the cleared slots and everything the consumed tasks did happen-before the new tail.
             LONGS.setRelease(cursors, LAST, (long) last);
-            LONGS.setRelease(cursors, ADV_LOCK, 0L);
-            boolean more = last - cur < 0 && state(slotOf(last)) == CONSUMED;
-            if ((long) LONGS.getVolatile(cursors, ADV_PENDING) == 0L && !more) {
+            LONGS.setVolatile(cursors, ADV_LOCK, 0L);
+            if ((long) LONGS.getVolatile(cursors, ADV_PENDING) == 0L
+                    && !(last - currentTaskIndex() < 0 && state(slotOf(last)) == CONSUMED)) {
                 return;
             }
         }
