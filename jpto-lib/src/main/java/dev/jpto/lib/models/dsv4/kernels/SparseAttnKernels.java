@@ -117,14 +117,15 @@ final class SparseAttnKernels {
         TensorVar oPacked = b.alloc("o_packed");
         int hpg = b.m.headsPerGroup();
         int groups = b.m.oGroups();
-        // one task per (token, output group): the group's heads are contiguous rows of o_packed as [G·T·hpg, HD]
-        KernelRef merge = b.aiv("merge_norm", kb -> mergeBody(b, kb, tiles, hpg, nope, r));
-        TensorVar oRows = oPacked.reshape((long) groups * t * hpg, hd);
+        // one task per token (as the original's grid T); the token's heads of group g are rows of o_packed seen
+        // as [G, T, hpg, HD] at (g, tok)
+        KernelRef merge = b.aiv("merge_norm", kb -> mergeBody(b, kb, tiles, hpg, nope, r, groups));
+        TensorVar o4 = oPacked.reshape(groups, t, hpg, hd);
         TensorVar sinkCol = sink.reshape(h, 1);
-        b.o.forRange("tok", t, tok -> b.o.forRange("g", groups, g -> b.submit(merge,
+        b.o.forRange("tok", t, tok -> b.submit(merge,
                 in(mi.block(blk, 1).at(tok, 0)), in(li.block(blk, 1).at(tok, 0)), in(oi.block(blk, hd).at(tok, 0)),
-                in(sinkCol), outExisting(oRows.at(g.times((long) t * hpg).plus(tok.times(hpg)), 0).size(hpg, hd)),
-                outExisting(stage.at(tok.times(h).plus(g.times(hpg)), 0).size(hpg, r)), scalar(g.times(hpg)))));
+                in(sinkCol), outExisting(o4.at(0, tok, 0, 0).size(groups, 1, hpg, hd)),
+                outExisting(stage.block(h, r).at(tok, 0))));
 
         // 27: inverse RoPE of the rope lanes at the query's position, bf16 into o_packed; 4 heads × 64 rows
         int hpt = Dsv4Build.tileOf(hpg, 4);
@@ -162,15 +163,14 @@ final class SparseAttnKernels {
         return oPacked;
     }
 
-    private static void mergeBody(Dsv4Build b, KernelBuilder kb, int tiles, int mb, int nope, int r) {
+    private static void mergeBody(Dsv4Build b, KernelBuilder kb, int tiles, int mb, int nope, int r, int groups) {
         int h = b.m.h();
         KTensor mT = kb.input("mi", FP32, 2);
         KTensor lT = kb.input("li", FP32, 2);
         KTensor oT = kb.input("oi", FP32, 2);
         KTensor skT = kb.input("sink", FP32, 2);
-        KTensor op = kb.output("o_packed", BF16, 2);
+        KTensor op = kb.output("o_packed", BF16, 4);
         KTensor st = kb.output("stage", FP32, 2);
-        KScalar h0 = kb.scalar("h0");
         KTile m = kb.tile("m", FP32, mb, 1);
         KTile l = kb.tile("l", FP32, mb, 1);
         KTile mj = kb.tile("mj", FP32, mb, 1);
@@ -182,25 +182,28 @@ final class SparseAttnKernels {
         KTile orp = kb.tile("or", FP32, mb, r);
         KTile jn = kb.tile("jn", FP32, mb, nope);
         KTile jr = kb.tile("jr", FP32, mb, r);
-        kb.load(m, mT, h0, 0).load(l, lT, h0, 0).load(on, oT, h0, 0).load(orp, oT, h0, nope);
-        for (int j = 1; j < tiles; j++) {
-            long row = (long) j * h;
-            kb.load(mj, mT, h0.plus(row), 0).load(lj, lT, h0.plus(row), 0).load(jn, oT, h0.plus(row), 0)
-                    .load(jr, oT, h0.plus(row), nope)
-                    .max(mn, m, mj).sub(al, m, mn).exp(al, al).sub(be, mj, mn).exp(be, be)
-                    .mul(l, al, l).mul(lj, be, lj).add(l, l, lj)
-                    .rowBroadcast(Fn.Binary.MUL, on, on, al).rowBroadcast(Fn.Binary.MUL, jn, jn, be).add(on, on, jn)
-                    .rowBroadcast(Fn.Binary.MUL, orp, orp, al).rowBroadcast(Fn.Binary.MUL, jr, jr, be)
-                    .add(orp, orp, jr).copy(m, mn);
-        }
-        if (!b.faults.dropSink()) {
-            kb.load(mj, skT, h0, 0).sub(mj, mj, m).exp(mj, mj).add(l, l, mj);
-        }
-        kb.rowBroadcast(Fn.Binary.DIV, on, on, l).rowBroadcast(Fn.Binary.DIV, orp, orp, l);
-        if (b.faults.attentionScale() != 1.0) {
-            kb.muls(on, on, b.faults.attentionScale()).muls(orp, orp, b.faults.attentionScale());
-        }
-        kb.store(on, op, 0, 0).store(orp, st, 0, 0);
+        kb.forRange("g", 0, groups, g -> {
+            var h0 = g.times(mb);
+            kb.load(m, mT, h0, 0).load(l, lT, h0, 0).load(on, oT, h0, 0).load(orp, oT, h0, nope);
+            for (int j = 1; j < tiles; j++) {
+                long row = (long) j * h;
+                kb.load(mj, mT, h0.plus(row), 0).load(lj, lT, h0.plus(row), 0).load(jn, oT, h0.plus(row), 0)
+                        .load(jr, oT, h0.plus(row), nope)
+                        .max(mn, m, mj).sub(al, m, mn).exp(al, al).sub(be, mj, mn).exp(be, be)
+                        .mul(l, al, l).mul(lj, be, lj).add(l, l, lj)
+                        .rowBroadcast(Fn.Binary.MUL, on, on, al).rowBroadcast(Fn.Binary.MUL, jn, jn, be)
+                        .add(on, on, jn).rowBroadcast(Fn.Binary.MUL, orp, orp, al)
+                        .rowBroadcast(Fn.Binary.MUL, jr, jr, be).add(orp, orp, jr).copy(m, mn);
+            }
+            if (!b.faults.dropSink()) {
+                kb.load(mj, skT, h0, 0).sub(mj, mj, m).exp(mj, mj).add(l, l, mj);
+            }
+            kb.rowBroadcast(Fn.Binary.DIV, on, on, l).rowBroadcast(Fn.Binary.DIV, orp, orp, l);
+            if (b.faults.attentionScale() != 1.0) {
+                kb.muls(on, on, b.faults.attentionScale()).muls(orp, orp, b.faults.attentionScale());
+            }
+            kb.store(on, op, g, 0, 0, 0).store(orp, st, h0, 0);
+        });
     }
 
     /** Gather kernel: one 128-slot tile (window, or compressed tile {@code j}) of 4 tokens; invalid slots → 0. */
