@@ -20,6 +20,17 @@ public final class Dsv4Kernels {
     private Dsv4Kernels() {
     }
 
+    /**
+     * The programs' default {@code runtime_cfg}: 1 GiB of heap on every ring (ring 1 peaks at 289–298 MiB at pro,
+     * above the 256 MiB default) and a dependency pool of 131072 entries per ring: the original launches each
+     * stage as one task of N blocks, this port as N tasks, so the body scope holds ~10× more dependency edges
+     * than the 16384 default (measured ~20k at pro); without it the first failure would be DEP_POOL_OVERFLOW
+     * rather than the heap.
+     */
+    public static Map<String, String> defaultRuntimeCfg() {
+        return Map.of("ring_heap", "1GiB", "ring_dep_pool", "131072");
+    }
+
     public static Program build(Dsv4Program program, Dsv4Preset preset) {
         return build(program, preset, Dsv4Faults.NONE);
     }

@@ -181,7 +181,7 @@ final class QkvKernels {
         TensorVar q2 = q.reshape(t, (long) h * hd);
         b.o.forRange("j", h / hpt, j -> b.submit(deq, in(qProj.at(0, j.times(hpt * hd)).size(t, hpt * hd)),
                 in(qrScale), in(wqBScale.reshape(1, qCols).at(0, j.times(hpt * hd)).size(1, hpt * hd)), in(cosIl),
-                in(sinSg), in(swap), outExisting(q2.at(0, j.times(hpt * hd)).size(t, hpt * hd))));
+                in(sinSg), in(swap.at(0, 0).size(1, r)), outExisting(q2.at(0, j.times(hpt * hd)).size(t, hpt * hd))));
 
         // 18-20: kv = rope(rms(x_normed · wkv) · gamma_ckv), bf16
         TensorVar kv32 = b.alloc("kv_fp32");
@@ -226,7 +226,7 @@ final class QkvKernels {
             kb.store(fn, o, 0, 0).store(fr, o, 0, nope);
         });
         b.o.forRange("i", t / 8, i -> b.submit(kvNorm, in(kv32.block(8, hd).at(i, 0)), in(gammaCkv.reshape(1, hd)),
-                in(cosIl.block(8, r).at(i, 0)), in(sinSg.block(8, r).at(i, 0)), in(swap),
+                in(cosIl.block(8, r).at(i, 0)), in(sinSg.block(8, r).at(i, 0)), in(swap.at(0, 0).size(1, r)),
                 outExisting(kv.block(8, hd).at(i, 0))));
         return new Out(q, kv, qr, qrScale, cosIl, sinSg, swap, cosT, sinT);
     }

@@ -157,7 +157,7 @@ final class SparseAttnKernels {
                         in(stageRows.at(tq.times(rowsPer), g.times((long) hpg * r).plus(sub.times((long) hpt * r)))
                                 .size(rowsPer, (long) hpt * r)),
                         in(cosIl.at(tq.times(rowsPer), 0).size(rowsPer, r)),
-                        in(sinInv.at(tq.times(rowsPer), 0).size(rowsPer, r)), in(swap),
+                        in(sinInv.at(tq.times(rowsPer), 0).size(rowsPer, r)), in(swap.at(0, 0).size(1, r)),
                         outExisting(oCols.at(g.times(t).plus(tq.times(rowsPer)), 0).size(rowsPer, (long) hpg * hd)),
                         scalar(sub.times(hpt))))));
         return oPacked;

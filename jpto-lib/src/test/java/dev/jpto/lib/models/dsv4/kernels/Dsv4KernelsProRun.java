@@ -32,7 +32,8 @@ class Dsv4KernelsProRun {
         if (!only.isEmpty() && !only.equals(prog + "-" + platform + "-" + heapMib)) {
             return;
         }
-        RunConfig cfg = RunConfig.defaults().withPlatform(Platform.parse(platform)).withRingHeap(heapMib * MIB);
+        RunConfig cfg = RunConfig.fromMap(Dsv4Kernels.defaultRuntimeCfg()).withPlatform(Platform.parse(platform))
+                .withRingHeap(heapMib * MIB);
         try (Arena arena = Arena.ofShared()) {
             if (heapMib == 256) {
                 assertThatThrownBy(() -> Dsv4KernelRun.run(prog, Dsv4Preset.pro(), Dsv4Faults.NONE, cfg, arena))
