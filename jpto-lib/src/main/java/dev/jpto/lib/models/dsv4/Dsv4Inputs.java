@@ -17,6 +17,26 @@ public final class Dsv4Inputs {
     private Dsv4Inputs() {
     }
 
+    /**
+     * Fills one tensor of a signature on its own (the runner generates inputs one by one): rules that read other
+     * tensors are not allowed here and fail naming the tensor.
+     */
+    public static void fillOne(Tensor target, TensorSpec spec, long seed) {
+        Init.Context ctx = new Init.Context() {
+            @Override
+            public Init.RandomSource stream(String tensorName) {
+                return source(seed, tensorName);
+            }
+
+            @Override
+            public Tensor tensor(String name) {
+                throw new IllegalArgumentException("input '" + spec.name() + "' reads tensor '" + name
+                        + "': generate the whole signature with Dsv4Inputs.generate instead");
+            }
+        };
+        fill(target, spec, ctx, seed);
+    }
+
     /** Allocates every tensor of {@code sig} in {@code arena} and fills it; outputs start as zeros. */
     public static Map<String, Tensor> generate(Dsv4Signature sig, long seed, Arena arena) {
         Map<String, Tensor> out = new LinkedHashMap<>();
