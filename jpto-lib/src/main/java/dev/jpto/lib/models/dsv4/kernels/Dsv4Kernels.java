@@ -77,7 +77,8 @@ public final class Dsv4Kernels {
 
         SparseAttnKernels.Keys keys = switch (b.program) {
             case SWA -> swaKeys(b, v, pos, cache2d);
-            case CSA, HCA -> throw new UnsupportedOperationException(b.program.programName()
+            case HCA -> HcaKernels.run(b, v, xNormed, pos, cache2d);
+            case CSA -> throw new UnsupportedOperationException(b.program.programName()
                     + ": the compressor and indexer kernels are not built yet");
         };
         TensorVar attnOut = b.alloc("attn_out");

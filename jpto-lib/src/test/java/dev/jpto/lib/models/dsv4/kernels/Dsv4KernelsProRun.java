@@ -26,10 +26,12 @@ class Dsv4KernelsProRun {
     @ParameterizedTest(name = "{0} {1} ring_heap={2}MiB")
     @CsvSource({
             "SWA, a5sim, 256", "SWA, a5sim, 512", "SWA, a5sim, 1024",
-            "SWA, a2a3sim, 256", "SWA, a2a3sim, 512", "SWA, a2a3sim, 1024"})
+            "SWA, a2a3sim, 256", "SWA, a2a3sim, 512", "SWA, a2a3sim, 1024",
+            "HCA, a5sim, 256", "HCA, a5sim, 512", "HCA, a5sim, 1024",
+            "HCA, a2a3sim, 256", "HCA, a2a3sim, 512", "HCA, a2a3sim, 1024"})
     void ringTable(Dsv4Program prog, String platform, long heapMib) {
         String only = System.getProperty("dsv4.only", "");
-        if (!only.isEmpty() && !only.equals(prog + "-" + platform + "-" + heapMib)) {
+        if (!only.isEmpty() && !(prog + "-" + platform + "-" + heapMib).startsWith(only)) {
             return;
         }
         RunConfig cfg = RunConfig.fromMap(Dsv4Kernels.defaultRuntimeCfg()).withPlatform(Platform.parse(platform))

@@ -36,6 +36,19 @@ class Dsv4KernelsTinyTest {
     }
 
     @Test
+    void hcaTinyMatchesTheGolden() {
+        try (Arena arena = Arena.ofShared()) {
+            Dsv4Preset tiny = Dsv4Preset.tiny();
+            Dsv4KernelRun r = Dsv4KernelRun.run(Dsv4Program.HCA, tiny, Dsv4Faults.NONE, RunConfig.defaults(), arena);
+            System.out.printf("HCA tiny: share relL2=%.5f gain=%.5f, x_out bad=%d%n", r.share().relL2(),
+                    r.share().gain(), r.xOut().bad());
+            assertThat(r.failures()).isEmpty();
+            long planned = Dsv4HeapPlan.peakBytes(Dsv4HeapPlan.of(Dsv4Program.HCA, tiny), 1);
+            assertThat(r.report().ring(1).heapMax()).isEqualTo(planned);
+        }
+    }
+
+    @Test
     void swaAllocatesExactlyTheHeapPlanInOrderInTheBodyScope() {
         Dsv4Preset tiny = Dsv4Preset.tiny();
         Program p = Dsv4Kernels.build(Dsv4Program.SWA, tiny);
