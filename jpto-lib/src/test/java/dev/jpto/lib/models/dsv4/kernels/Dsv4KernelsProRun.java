@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The seeds' ring table at the {@code pro} preset (opt-in: {@code -Ddsv4.pro=true}; minutes and several GiB):
- * 256 MiB per ring deadlocks on ring 1's heap, 512 MiB and 1 GiB pass, on a5sim and a2a3sim.
+ * 256 MiB per ring deadlocks on ring 1's heap, 512 MiB and 1 GiB pass, on a5sim and a2a3sim; and the {@code demo}
+ * preset (non-zero sinks) passes. {@code -Ddsv4.only=SWA-a5sim} (a prefix of PROGRAM-PLATFORM-MiB) picks rows.
  */
 @EnabledIfSystemProperty(named = "dsv4.pro", matches = "true")
 class Dsv4KernelsProRun {
@@ -54,6 +55,22 @@ class Dsv4KernelsProRun {
                     r.share().relL2(), r.share().gain(), r.xOut().bad(), rss / (double) (1L << 30), r.failures());
             assertThat(r.failures()).isEmpty();
             assertThat(r.report().ring(1).heapMax()).isGreaterThan(256 * MIB).isLessThanOrEqualTo(512 * MIB);
+        }
+    }
+
+    @ParameterizedTest(name = "{0} demo")
+    @CsvSource({"SWA", "HCA"})
+    void demoPasses(Dsv4Program prog) {
+        if (!System.getProperty("dsv4.only", "").isEmpty()) {
+            return;
+        }
+        try (Arena arena = Arena.ofShared()) {
+            Dsv4KernelRun r = Dsv4KernelRun.run(prog, Dsv4Preset.demo(), Dsv4Faults.NONE,
+                    RunConfig.fromMap(Dsv4Kernels.defaultRuntimeCfg()), arena);
+            System.out.printf("%s demo: runtime %.2f s, ring 1 heap_max %.2f MiB, share relL2=%.5f gain=%.5f, "
+                            + "failures %s%n", prog, r.report().elapsedNanos() / 1e9,
+                    r.report().ring(1).heapMax() / (double) MIB, r.share().relL2(), r.share().gain(), r.failures());
+            assertThat(r.failures()).isEmpty();
         }
     }
 
