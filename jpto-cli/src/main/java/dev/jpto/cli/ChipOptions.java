@@ -55,7 +55,7 @@ final class ChipOptions {
             firstDfx = "--enable-scope-stats";
         }
         if (swimlane) {
-            cfg.put("enable_chip_swimlane", "1");
+            cfg.putIfAbsent("enable_chip_swimlane", "1"); // an explicit level wins
             firstDfx = firstDfx == null ? "--enable-chip-swimlane" : firstDfx;
         }
         if (depGen) {
@@ -63,7 +63,7 @@ final class ChipOptions {
             firstDfx = firstDfx == null ? "--enable-dep-gen" : firstDfx;
         }
         if (dumpArgs) {
-            cfg.put("enable_dump_args", "1");
+            cfg.putIfAbsent("enable_dump_args", "1");
             firstDfx = firstDfx == null ? "--dump-args" : firstDfx;
         }
         if (firstDfx != null && !cfg.containsKey("output_prefix")) {

@@ -9,8 +9,10 @@ import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.lib.runner.TensorFiles;
 import dev.jpto.runtime.RunReport;
 import java.lang.foreign.Arena;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -33,7 +35,8 @@ final class ExecCommand implements Callable<Integer> {
     Path workDir;
 
     @Option(names = "--inputs", paramLabel = "DIR", required = true,
-            description = "one <name>.npy per program input (bf16/fp16 may be stored as float32)")
+            description = "one <name>.npy per program input, and the initial value of any output updated in place "
+                    + "(bf16/fp16 may be stored as float32)")
     Path inputs;
 
     @Option(names = "--outputs", paramLabel = "DIR", required = true,
@@ -51,9 +54,12 @@ final class ExecCommand implements Callable<Integer> {
             CompiledProgram compiled = CompiledProgram.load(workDir);
             try (Arena arena = Arena.ofShared()) {
                 Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, compiled.inputs(), arena));
+                // an output updated in place starts from inputs/<name>.npy when there is one, else from zeros
                 Map<String, Tensor> outs = new LinkedHashMap<>();
                 for (TensorDecl d : compiled.outputs()) {
-                    outs.put(d.name(), Tensor.allocate(arena, d.dtype(), d.shape()));
+                    outs.put(d.name(), Files.isRegularFile(TensorFiles.file(inputs, d.name()))
+                            ? TensorFiles.read(inputs, List.of(d), arena).get(d.name())
+                            : Tensor.allocate(arena, d.dtype(), d.shape()));
                 }
                 args.putAll(outs);
                 long start = System.nanoTime();

@@ -51,9 +51,18 @@ public final class JptoCommand implements Runnable {
                     "--runtime-cfg keys (RunConfig's fields): " + String.join(", ", RunConfigKeys.keys()));
         }
         cl.setParameterExceptionHandler((ex, args) -> {
-            CommandLine sub = ex.getCommandLine();
-            sub.getErr().println("jpto: " + ex.getMessage());
-            sub.getErr().println("Try '" + sub.getCommandSpec().qualifiedName() + " --help' for the options.");
+            // one line: what was wrong, a suggestion when picocli has one, and where the allowed values are listed
+            String name = ex.getCommandLine().getCommandSpec().qualifiedName();
+            String line = name + ": " + ex.getMessage();
+            if (ex instanceof CommandLine.UnmatchedArgumentException u) {
+                if (ex.getCommandLine().getParent() == null && !u.isUnknownOption()) {
+                    line = name + ": unknown command '" + u.getUnmatched().getFirst() + "'; commands: "
+                            + String.join(", ", ex.getCommandLine().getSubcommands().keySet());
+                } else if (!u.getSuggestions().isEmpty()) {
+                    line += " (did you mean " + String.join(" or ", u.getSuggestions()) + "?)";
+                }
+            }
+            ex.getCommandLine().getErr().println(line + "; see '" + name + " --help'");
             return EXIT_USAGE;
         });
         return cl;

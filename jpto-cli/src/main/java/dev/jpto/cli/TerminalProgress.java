@@ -4,7 +4,10 @@ import dev.jpto.lib.runner.Progress;
 import java.io.PrintStream;
 import java.util.Locale;
 
-/** A progress bar redrawn in place with {@code \r}, at most every 100 ms and on the last step. */
+/**
+ * On a terminal: the running stage ({@code [RUN] compute golden …}) until its own line replaces it, and a bar for
+ * counted steps, redrawn in place with {@code \r} at most every 100 ms and on the last step.
+ */
 final class TerminalProgress implements Progress {
     private static final int WIDTH = 30;
     private static final long REDRAW_NANOS = 100_000_000L;
@@ -17,6 +20,14 @@ final class TerminalProgress implements Progress {
 
     TerminalProgress(PrintStream out) {
         this.out = out;
+    }
+
+    @Override
+    public void stage(String name) {
+        label = name;
+        out.print("\r[RUN] " + name + " …");
+        out.flush();
+        drawn = true;
     }
 
     @Override
@@ -42,6 +53,7 @@ final class TerminalProgress implements Progress {
             // clear the bar so the next [RUN] line starts on a clean line
             out.print("\r" + " ".repeat(WIDTH + label.length() + 32) + "\r");
             out.flush();
+            drawn = false;
         }
     }
 

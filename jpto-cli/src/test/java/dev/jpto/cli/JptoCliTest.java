@@ -2,7 +2,13 @@ package dev.jpto.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.run.RunConfigKeys;
+import dev.jpto.isa.DType;
+import dev.jpto.lib.compare.Comparators;
+import dev.jpto.lib.gen.Init;
+import dev.jpto.lib.registry.InputFill;
+import dev.jpto.lib.registry.InputSpec;
 import dev.jpto.lib.Programs;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramRegistry;
@@ -91,8 +97,22 @@ class JptoCliTest {
     @Test
     void anUnknownFlagIsAUsageErrorNamingIt() {
         assertThat(jpto("run", "basic.matmul", "--bogus")).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("Unknown option: '--bogus'").contains("jpto run --help");
+        assertThat(err().strip()).isEqualTo("jpto run: Unknown option: '--bogus'; see 'jpto run --help'");
         assertThat(out()).isEmpty();
+    }
+
+    @Test
+    void anUnknownCommandListsTheCommands() {
+        assertThat(jpto("frob")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err().strip()).isEqualTo("jpto: unknown command 'frob'; commands: help, list, run, compile, exec, "
+                + "bench; see 'jpto --help'");
+    }
+
+    @Test
+    void aNonNumericValueNamesTheFlag() {
+        assertThat(jpto("run", "basic.matmul", "--bench", "x")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err().strip()).isEqualTo("jpto run: Invalid value for option '--bench': 'x' is not an int; "
+                + "see 'jpto run --help'");
     }
 
     @Test
@@ -234,5 +254,47 @@ class JptoCliTest {
         assertThat(jpto("exec", tmp.toString(), "--inputs", tmp.toString(), "--outputs", tmp.toString()))
                 .isEqualTo(ExitCodes.USAGE);
         assertThat(err()).startsWith("jpto exec: ").contains("manifest.json");
+    }
+
+    /** acc += x over [64, 64], acc starting from a fill: exec must start it from inputs/acc.npy as run did. */
+    private static ProgramRegistry inPlaceRegistry() {
+        var k = dev.jpto.compiler.dsl.KernelBuilder.kernel("acc_add");
+        var x = k.input("x", DType.FP32, 2);
+        var acc = k.inout("acc", DType.FP32, 2);
+        var a = k.tile("a", DType.FP32, 64, 64);
+        var b = k.tile("b", DType.FP32, 64, 64);
+        k.load(a, acc, 0, 0).load(b, x, 0, 0).add(a, a, b).store(a, acc, 0, 0);
+        var p = dev.jpto.compiler.dsl.ProgramBuilder.program("accumulate");
+        var xs = p.input("x", DType.FP32, 64, 64);
+        var accs = p.output("acc", DType.FP32, 64, 64);
+        var add = p.aiv(k.build());
+        p.orchestrate(o -> o.submit(add, TaskArg.in(xs), TaskArg.inout(accs)));
+        ProgramSpec spec = new ProgramSpec("test.accumulate", "tiny", p.build(),
+                List.of(InputSpec.of("x", DType.FP32, new long[] {64, 64}, new Init.Uniform(-1, 1))),
+                (in, out) -> {
+                    var xt = in.get("x");
+                    var at = out.get("acc");
+                    for (long i = 0; i < at.numel(); i++) {
+                        at.setDouble(i, at.getDouble(i) + xt.getDouble(i));
+                    }
+                }, java.util.Map.of("acc", Comparators.allclose(0, 0)), java.util.Map.of(),
+                java.util.Map.of("acc", InputFill.of(new Init.Uniform(10, 20))));
+        record P(String name) {
+        }
+        return new ProgramRegistry(List.of(new PresetProgram<>("test.accumulate", "acc += x in place",
+                List.of(new P("tiny")), P::name, "tiny", pr -> spec)));
+    }
+
+    @Test
+    void execStartsAnInPlaceOutputFromItsSavedInitialValue(@TempDir Path tmp) throws Exception {
+        ProgramRegistry registry = inPlaceRegistry();
+        Path runDir = tmp.resolve("run");
+        assertThat(JptoCommand.commandLine(out, err, registry).execute("run", "test.accumulate", "--output-dir",
+                runDir.toString(), "--save-tensors")).as(err()).isZero();
+        assertThat(JptoCommand.commandLine(out, err, registry).execute("compile", "test.accumulate", "-o",
+                tmp.resolve("wd").toString())).as(err()).isZero();
+        assertThat(jpto("exec", tmp.resolve("wd").toString(), "--inputs", runDir.resolve("inputs").toString(),
+                "--outputs", tmp.resolve("o").toString())).as(err()).isZero();
+        assertThat(Files.mismatch(runDir.resolve("outputs/acc.npy"), tmp.resolve("o/acc.npy"))).isEqualTo(-1L);
     }
 }

@@ -7,6 +7,7 @@ import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.Chip;
+import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
 import java.util.Map;
 
@@ -31,7 +32,11 @@ final class Dispatch {
 
     static RunReport run(Chip chip, CompiledProgram program, Map<String, Tensor> args, CallConfig call) {
         Map<String, Tensor> bound = ProgramArgs.bind(program.program(), args);
-        return chip.run(new ProgramInterpreter(program.program(), bound, program.kernels()), call);
+        try {
+            return chip.run(new ProgramInterpreter(program.program(), bound, program.kernels()), call);
+        } catch (ChipRuntimeException e) {
+            throw RingAdvice.explain(e, program.program(), call);
+        }
     }
 
     /** Opens the chip, runs once, closes it. */

@@ -112,7 +112,8 @@ final class WorkDirLoader {
         }
         List<IrError> errors = Verifier.check(program);
         if (!errors.isEmpty()) {
-            StringBuilder sb = new StringBuilder("the program in this work dir does not verify (was it edited?):");
+            StringBuilder sb = new StringBuilder("the program described by " + ManifestDescriptor.MANIFEST_FILE
+                    + " and this file does not verify (was either edited?):");
             for (IrError err : errors) {
                 sb.append("\n  ").append(err.where()).append(": ").append(err.what());
             }

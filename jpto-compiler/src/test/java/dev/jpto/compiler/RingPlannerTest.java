@@ -62,8 +62,10 @@ class RingPlannerTest {
                     .isInstanceOfSatisfying(ChipRuntimeException.class,
                             e -> assertThat(e.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK));
             assertThatThrownBy(() -> hog.run(hogArgs(arena, 8), RunConfig.defaults().withRingTaskWindow(16)))
-                    .isInstanceOfSatisfying(ChipRuntimeException.class, e -> assertThat(e.error())
-                            .isIn(ErrorCode.FLOW_CONTROL_DEADLOCK, ErrorCode.SCOPE_DEADLOCK));
+                    .isInstanceOfSatisfying(ChipRuntimeException.class, e -> {
+                        assertThat(e.error()).isIn(ErrorCode.FLOW_CONTROL_DEADLOCK, ErrorCode.SCOPE_DEADLOCK);
+                        assertThat(e.getMessage()).contains("runtime_cfg ring_task_window=32,0,0,0 covers it");
+                    });
         }
     }
 

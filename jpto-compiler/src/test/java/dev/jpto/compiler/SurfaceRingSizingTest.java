@@ -19,6 +19,7 @@ import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -67,6 +68,35 @@ class SurfaceRingSizingTest {
                 assertThat(r.minUs()).isPositive().isLessThanOrEqualTo(r.medianUs());
                 assertThat(r.maxUs()).isGreaterThanOrEqualTo(r.meanUs());
                 return r.last();
+            }
+        },
+
+        DISTRIBUTED {
+            /** Two chips: the caller's tensors on the first, a copy on the second; both must agree. */
+            @Override
+            RunReport run(Program p, Map<String, Tensor> args, RunConfig c, Path tmp) {
+                CompiledProgram compiled = Compiler.compileInMemory(p);
+                try (Arena arena = Arena.ofShared()) {
+                    Map<String, Tensor> copy = new HashMap<>();
+                    for (Map.Entry<String, Tensor> e : args.entrySet()) {
+                        Tensor t = Tensor.allocate(arena, e.getValue().dtype(), e.getValue().shape());
+                        t.copyFrom(e.getValue());
+                        copy.put(e.getKey(), t);
+                    }
+                    List<RunReport> reports = DistributedRunner.run(List.of(new DistributedRunner.Job(compiled, args),
+                            new DistributedRunner.Job(compiled, copy)), c);
+                    assertThat(reports).hasSize(2);
+                    for (int r = 0; r < 4; r++) {
+                        assertThat(reports.get(1).ring(r).heapBytes()).isEqualTo(reports.get(0).ring(r).heapBytes());
+                        assertThat(reports.get(1).ring(r).taskWindow()).isEqualTo(reports.get(0).ring(r).taskWindow());
+                        assertThat(reports.get(1).ring(r).depPool()).isEqualTo(reports.get(0).ring(r).depPool());
+                    }
+                    for (var out : p.outputs()) {
+                        assertThat(copy.get(out.name()).toDoubleArray())
+                                .containsExactly(args.get(out.name()).toDoubleArray());
+                    }
+                    return reports.get(0);
+                }
             }
         };
 
@@ -158,8 +188,22 @@ class SurfaceRingSizingTest {
                     .isInstanceOfSatisfying(ChipRuntimeException.class, e -> {
                         assertThat(e.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK);
                         assertThat(e.orchErrorCode()).isEqualTo(2);
-                        assertThat(e.getMessage()).contains("ring_heap");
+                        assertThat(e.getMessage()).startsWith("orch_error_code=2 HEAP_RING_DEADLOCK - ")
+                                .contains("set ring_heap for ring 0")
+                                .contains("program static ring plan: the heap the open scopes hold at once per ring "
+                                        + "is 131072,0,0,0 bytes; runtime_cfg ring_heap=144KiB,0,0,0 covers it")
+                                .endsWith("[runtime_status=-2]");
                     });
+
+            // The advice in the message is a working runtime_cfg.
+            String message = org.assertj.core.api.Assertions.catchThrowable(
+                    () -> surface.run(hog, args(arena, hog), tooSmall, tmp)).getMessage();
+            java.util.regex.Matcher advice = java.util.regex.Pattern.compile("runtime_cfg (ring_heap)=(\\S+) covers it")
+                    .matcher(message);
+            assertThat(advice.find()).as(message).isTrue();
+            Map<String, Tensor> advised = args(arena, hog);
+            surface.run(hog, advised, RunConfig.fromMap(Map.of(advice.group(1), advice.group(2))), tmp);
+            assertThat(advised.get("y").toDoubleArray()).containsExactly(advised.get("x").toDoubleArray());
 
             Map<String, Tensor> big = args(arena, hog);
             RunReport ok = surface.run(hog, big, RunConfig.fromMap(Map.of("ring_heap", "1MiB")), tmp);

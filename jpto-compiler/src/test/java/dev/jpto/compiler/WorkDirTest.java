@@ -181,7 +181,8 @@ class WorkDirTest {
         loading().hasMessageContaining("orchestration.json: at $.program: expected \"row_softmax\"");
         compileSoftmax();
         edit("orchestration.json", "\"submit\" : \"row_max\"", "\"submit\" : \"row_min\"");
-        loading().hasMessageContaining("orchestration.json: the program in this work dir does not verify")
+        loading().hasMessageContaining("orchestration.json: the program described by manifest.json and this file "
+                + "does not verify")
                 .hasMessageContaining("kernel 'row_min' is not declared in the program");
         compileSoftmax();
         edit("manifest.json", "\"shape\" : [ 128, 64 ]", "\"shape\" : [ 64, 64 ]");

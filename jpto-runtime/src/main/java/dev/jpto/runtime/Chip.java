@@ -35,6 +35,8 @@ public final class Chip implements AutoCloseable {
     /** Reused between runs while rings and thread count stay the same (no per-run allocation of queues). */
     private Engine engine;
     private OrchestratorImpl orchestrator;
+    /** The previous run failed (or none ran): the next run clears all per-slot state. */
+    private boolean dirty = true;
     private boolean closed;
 
     private Chip(Platform platform, int deviceId, ChipOptions options) {
@@ -97,7 +99,7 @@ public final class Chip implements AutoCloseable {
             orchestrator = new OrchestratorImpl(engine, tmap, env, stats);
         }
         Engine engine = this.engine;
-        engine.reset();
+        engine.reset(dirty);
         OrchestratorImpl orch = orchestrator;
         orch.reset(env, stats);
         List<Thread> workers = new ArrayList<>();
@@ -118,6 +120,7 @@ public final class Chip implements AutoCloseable {
             }
         }
         long elapsed = System.nanoTime() - t0;
+        dirty = error != null;
         Optional<Path> statsFile = Optional.empty();
         if (stats != null) {
             if (error != null && orch != null && orch.openDepth() >= 0) {
@@ -211,7 +214,7 @@ public final class Chip implements AutoCloseable {
             long w = env.taskWindow(r), h = env.heap(r), d = env.depPool(r);
             Ring old = rings[r];
             if (old != null && old.window() == w && old.heap.size() == h && old.deps.capacity() == d) {
-                old.reset();
+                old.reset(dirty);
                 continue;
             }
             NativeRegion region;

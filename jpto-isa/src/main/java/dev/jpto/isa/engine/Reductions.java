@@ -11,7 +11,7 @@ import dev.jpto.isa.op.Fn;
 /**
  * Vectorized reductions of the {@link VectorEngine}. Along columns, whole rows are combined lane-wise in row
  * order, which is the scalar engine's order per column (exact). Along rows and over the tile, each row is
- * reduced with 16 partial results: exact for max/min, reassociated for float sums (see VectorEngine).
+ * reduced with one partial result per lane: exact for max/min, reassociated for float sums (see VectorEngine).
  */
 final class Reductions {
     private Reductions() {

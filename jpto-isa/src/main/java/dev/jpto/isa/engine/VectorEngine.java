@@ -15,11 +15,12 @@ import java.lang.foreign.MemorySegment;
 import jdk.incubator.vector.FloatVector;
 
 /**
- * The Vector API engine ({@code jdk.incubator.vector}, 512-bit species: 16 fp32/int32 lanes; tails that are
+ * The Vector API engine ({@code jdk.incubator.vector}, the machine's preferred species: V = 16 fp32/int32 lanes
+ * with AVX-512, 8 with AVX2; tails that are
  * not a multiple of the vector length run the shared scalar rule of {@link Elementwise}). Float tiles are
  * processed a row at a time in fp32 lanes (bf16/fp16 widened on the way in and rounded to nearest even on the
  * way out); integer tiles of at most 32 bits in int32 lanes. Matmul is register-blocked and packed
- * ({@link dev.jpto.isa.engine.simd.FloatGemm}: 8×32 fp32 FMA blocks; int8 → int32 in
+ * ({@link dev.jpto.isa.engine.simd.FloatGemm}: 8×2V fp32 FMA register blocks; int8 → int32 in
  * {@link dev.jpto.isa.engine.simd.IntGemm}).
  *
  * <p><b>Agreement with {@link ScalarEngine}</b> (asserted by the engine agreement tests):
@@ -30,8 +31,8 @@ import jdk.incubator.vector.FloatVector;
  * same fused multiply-add per product in the same k order, from C or 0);
  * <li>exp, log, tanh, sigmoid, silu, gelu: at most 1 ulp of the tile's dtype (the vector math library is
  * within 1 ulp in double, rounded once to fp32, then to bf16/fp16 when the tile is narrower);
- * <li>float sum along rows and over the whole tile (16 partial sums, then a tree): reassociation, bounded by
- * {@code |vector − scalar| ≤ 2·(n+16)·2⁻²⁴·Σ|x|} (n = number of terms; twice the textbook bound for two
+ * <li>float sum along rows and over the whole tile (V partial sums, then a tree): reassociation, bounded by
+ * {@code |vector − scalar| ≤ 2·(n+16)·2⁻²⁴·Σ|x|} (V ≤ 16) (n = number of terms; twice the textbook bound for two
  * summation orders), or 1 ulp of a bf16/fp16 tile where the final rounding to it dominates; with a NaN or
  * infinite term both give the same non-finite result.
  * </ul>

@@ -21,12 +21,6 @@ class VectorEngineTest extends TileEngineContract {
     }
 
     @Test
-    void preferredSpeciesIsWhatTheKernelsUse() {
-        // the kernels are written for 512-bit vectors (16 fp32 lanes); a narrower machine would need other kernels
-        assertThat(VectorEngine.floatLanes()).isEqualTo(16);
-    }
-
-    @Test
     void matmulOfTwoFullBlocksPlusEdges() {
         // 9×33 · 33×33 of small integers: exact in fp32, so the naive sum is the expectation
         int m = 9;

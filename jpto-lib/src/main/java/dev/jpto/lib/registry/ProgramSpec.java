@@ -22,12 +22,21 @@ import java.util.TreeSet;
  * @param program     the DSL program (IR, not yet compiled)
  * @param inputs      one entry per program input, in the program's order, same dtype and shape
  * @param golden      the plain-Java reference
- * @param comparators one comparator per program output
+ * @param comparators one comparator per program output ({@link NotValidated} for a scratch output)
  * @param runtimeCfg  default {@code --runtime-cfg} entries in RunConfig's own key vocabulary (e.g. a ring size
  *                    the program is known to need); the caller's entries override them
+ * @param outputFills initial contents of outputs the program updates in place (an in/out tensor such as a cache);
+ *                    every other output starts zeroed. The golden's output tensors start with the same contents.
  */
 public record ProgramSpec(String programName, String preset, Program program, List<InputSpec> inputs, Golden golden,
-                          Map<String, GoldenComparator> comparators, Map<String, String> runtimeCfg) {
+                          Map<String, GoldenComparator> comparators, Map<String, String> runtimeCfg,
+                          Map<String, InputFill> outputFills) {
+    /** A spec whose outputs all start zeroed. */
+    public ProgramSpec(String programName, String preset, Program program, List<InputSpec> inputs, Golden golden,
+                       Map<String, GoldenComparator> comparators, Map<String, String> runtimeCfg) {
+        this(programName, preset, program, inputs, golden, comparators, runtimeCfg, Map.of());
+    }
+
     public ProgramSpec {
         Objects.requireNonNull(programName, "programName");
         Objects.requireNonNull(preset, "preset");
@@ -37,7 +46,14 @@ public record ProgramSpec(String programName, String preset, Program program, Li
         comparators = Map.copyOf(comparators);
         runtimeCfg = Map.copyOf(new TreeMap<>(runtimeCfg));
         checkInputs(programName, program, inputs);
+        outputFills = Map.copyOf(outputFills);
         checkOutputs(programName, program, comparators);
+        for (String name : outputFills.keySet()) {
+            if (!comparators.containsKey(name)) {
+                throw new IllegalArgumentException(programName + ": an initial fill is given for '" + name
+                        + "', which is not an output of the program");
+            }
+        }
         for (String key : runtimeCfg.keySet()) {
             try {
                 RunConfigKeys.component(key);

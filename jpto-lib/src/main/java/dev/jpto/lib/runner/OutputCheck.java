@@ -4,8 +4,8 @@ import dev.jpto.isa.DType;
 import dev.jpto.lib.compare.CompareResult;
 import java.util.Arrays;
 
-/** One output compared with its golden. */
-public record OutputCheck(String name, DType dtype, long[] shape, CompareResult result) {
+/** One output compared with its golden; {@code skipped} for an output the program marks as not validated. */
+public record OutputCheck(String name, DType dtype, long[] shape, CompareResult result, boolean skipped) {
     public OutputCheck {
         shape = shape.clone();
     }
@@ -24,7 +24,7 @@ public record OutputCheck(String name, DType dtype, long[] shape, CompareResult 
      * comparator's errors, mismatch count and first mismatching indices.
      */
     public String line() {
-        return "'" + name + "' " + (passed() ? "PASS" : "FAIL") + " shape=" + Arrays.toString(shape) + " dtype="
+        return "'" + name + "' " + (skipped ? "SKIP" : passed() ? "PASS" : "FAIL") + " shape=" + Arrays.toString(shape) + " dtype="
                 + dtype.text() + " (" + result.description() + ")";
     }
 }

@@ -4,10 +4,15 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * Progress of a long stage counted in steps (benchmark rounds). The CLI draws a bar on a terminal; elsewhere
- * {@link #lines} prints a plain line at every tenth of the way, and {@link #none} prints nothing.
+ * Progress of the runner's stages and of work counted in steps (benchmark rounds). The CLI shows the running
+ * stage and a bar on a terminal; elsewhere {@link #lines} prints a plain line at every tenth of the steps, and
+ * {@link #none} prints nothing. The runner calls {@link #end} before it prints a line of its own.
  */
 public interface Progress {
+    /** Stage {@code name} has started (a terminal shows it until the stage's own line replaces it). */
+    default void stage(String name) {
+    }
+
     void begin(String label, int total);
 
     /** {@code done} steps of {@code total} are finished. */

@@ -3,6 +3,8 @@ package dev.jpto.lib.runner;
 import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.runtime.RunReport;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +20,6 @@ public record RunResult(String program, String preset, boolean passed, List<Outp
                         Optional<BenchmarkResult> benchmark, Optional<Path> workDir) {
     public RunResult {
         outputs = List.copyOf(outputs);
-        stageNanos = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(stageNanos));
+        stageNanos = Collections.unmodifiableMap(new LinkedHashMap<>(stageNanos));
     }
 }

@@ -8,21 +8,30 @@ import java.util.Map;
 /** The runner's log: {@code [RUN] <stage> (<seconds>s) <detail>} lines, and the time of every stage. */
 final class StageLog {
     private final PrintStream out;
+    private final Progress progress;
     private final long start = System.nanoTime();
     private final Map<String, Long> nanos = new LinkedHashMap<>();
 
-    StageLog(PrintStream out) {
+    StageLog(PrintStream out, Progress progress) {
         this.out = out;
+        this.progress = progress;
+    }
+
+    /** Stage {@code name} starts now; returns its start time for {@link #done}. */
+    long begin(String name) {
+        progress.stage(name);
+        return System.nanoTime();
     }
 
     /** Records stage {@code name}, begun at {@code begin} (System.nanoTime), and prints its line. */
     void done(String name, long begin, String detail) {
         long t = System.nanoTime() - begin;
         nanos.put(name, t);
-        out.println("[RUN] " + name + " (" + seconds(t) + ")" + (detail.isEmpty() ? "" : " " + detail));
+        line("[RUN] " + name + " (" + seconds(t) + ")" + (detail.isEmpty() ? "" : " " + detail));
     }
 
     void line(String text) {
+        progress.end();
         out.println(text);
     }
 

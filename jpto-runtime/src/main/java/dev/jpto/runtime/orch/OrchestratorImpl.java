@@ -49,7 +49,11 @@ public final class OrchestratorImpl implements Orchestrator {
     private final long[] scopeTasks;
     private int scopeTasksSize;
 
+    /** {@code PUBLISH_INTERVAL_K}: how often the fast path re-reads a ring's tail. */
+    static final int PUBLISH_INTERVAL = 16;
+    /** The scheduler's {@code last_task_alive} as last applied to the orchestrator-side allocators. */
     private final int[] reclaimedUpTo = new int[RuntimeEnv.RINGS];
+    private final int[] sinceRefresh = new int[RuntimeEnv.RINGS];
     private final int[] depReclaimedAt = new int[RuntimeEnv.RINGS];
     private final long[] taskWindowMax = new long[RuntimeEnv.RINGS];
 
@@ -70,6 +74,7 @@ public final class OrchestratorImpl implements Orchestrator {
         scopeTasksSize = 0;
         java.util.Arrays.fill(reclaimedUpTo, 0);
         java.util.Arrays.fill(depReclaimedAt, 0);
+        java.util.Arrays.fill(sinceRefresh, 0);
         java.util.Arrays.fill(taskWindowMax, 0);
         owners.clear();
         waiter.reset();
@@ -134,6 +139,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 }
                 idle("waiting for ring " + r.id + " to be reclaimed");
             }
+            tmap.cleanupRetired(r.id, r.lastTaskAlive()); // leaves the map empty for a cheap reset
         }
     }
 
@@ -308,11 +314,14 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.coreType[slot] = coreType;
         ring.scopeDepth[slot] = depth;
         ring.publishCurrent(local + 1);
-        taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(ring.lastTaskAlive()));
+        taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimedUpTo[r]));
         placeOutputs(ring, slot, raw, heapOffset, args);
 
-        // 2. dependencies: creator edges and TensorMap lookups.
-        syncTensorMap(r, slot);
+        // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired
+        // entries visible a little longer, and edges to retired producers are dropped at claim time.
+        if (nTensors > 0) {
+            syncTensorMap(r, slot);
+        }
         edgeN = 0;
         if (nTensors > 0) {
             for (Arg a : args) {
@@ -363,7 +372,7 @@ public final class OrchestratorImpl implements Orchestrator {
 
     private boolean live(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
-        return (int) raw - r.lastTaskAlive() >= 0;
+        return (int) raw - r.lastTaskAlive() >= 0 && (int) raw - r.tasks.nextLocal() < 0;
     }
 
     private void addEdge(long producer, long flags) {
@@ -525,8 +534,13 @@ public final class OrchestratorImpl implements Orchestrator {
             throw heapDeadlock(ring, bytes, kernel, "the request is larger than the ring's whole heap, so it can "
                     + "never fit");
         }
-        reclaim(ring);
-        if (!ring.tasks.full(ring.lastTaskAlive())) {
+        // Observe the scheduler's tail every PUBLISH_INTERVAL submits (simpler publishes it K-batched too);
+        // a full ring always re-reads it in the slow path.
+        if (++sinceRefresh[ring.id] >= PUBLISH_INTERVAL) {
+            sinceRefresh[ring.id] = 0;
+            reclaim(ring);
+        }
+        if (!ring.tasks.full(reclaimedUpTo[ring.id])) {
             long off = heap.tryBump(bytes, ring.tasks.nextLocal());
             if (off != HeapRing.FULL) {
                 return off;

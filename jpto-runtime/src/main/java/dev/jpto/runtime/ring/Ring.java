@@ -102,23 +102,29 @@ public final class Ring {
         this.kernel = new String[window];
         this.coreType = new CoreType[window];
         this.scopeDepth = new int[window];
-        reset();
+        reset(true);
     }
 
-    /** Prepares the ring for a new run: everything empty, every slot CONSUMED (free). */
-    public void reset() {
+    /**
+     * Prepares the ring for a new run. Slots need no clearing after a clean run: every slot is re-initialised
+     * by {@link #initSlot} before a task of the new run can be seen in it, and a clean run leaves no object
+     * references behind. After a failed run ({@code full}) everything is cleared.
+     */
+    public void reset(boolean full) {
         tasks.reset();
         heap.reset();
         deps.reset();
-        Arrays.fill(shared, 0);
-        for (int s = 0; s < taskIdAt.length; s++) {
-            shared[s * STRIDE + STATE] = CONSUMED;
-            taskIdAt[s] = -1;
+        if (full) {
+            Arrays.fill(shared, 0);
+            for (int s = 0; s < taskIdAt.length; s++) {
+                shared[s * STRIDE + STATE] = CONSUMED;
+                taskIdAt[s] = -1;
+            }
+            Arrays.fill(body, null);
+            Arrays.fill(args, null);
+            Arrays.fill(kernel, null);
+            Arrays.fill(outputs, null);
         }
-        Arrays.fill(body, null);
-        Arrays.fill(args, null);
-        Arrays.fill(kernel, null);
-        Arrays.fill(outputs, null);
         Arrays.fill(cursors, 0);
         VarHandle.releaseFence();
     }

@@ -49,10 +49,15 @@ public final class Engine {
         this.running = new long[(schedulerThreads + 1) * RUNNING_STRIDE];
     }
 
-    /** Clears the per-run state; the rings are reset by their owner. */
-    public void reset() {
-        for (ReadyQueue q : ready) {
-            q.reset();
+    /**
+     * Clears the per-run state; the rings are reset by their owner. After a clean run the ready queues are
+     * empty and consistent, so only a failed run ({@code full}) rebuilds them.
+     */
+    public void reset(boolean full) {
+        if (full) {
+            for (ReadyQueue q : ready) {
+                q.reset();
+            }
         }
         LONGS.setRelease(counters, SUBMITTED, 0L);
         LONGS.setRelease(counters, COMPLETED, 0L);

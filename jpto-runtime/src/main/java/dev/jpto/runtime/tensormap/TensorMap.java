@@ -80,13 +80,20 @@ public final class TensorMap {
             taskHead[r] = new int[windows[r]];
             windowMask[r] = windows[r] - 1;
         }
-        reset();
-    }
-
-    public void reset() {
         Arrays.fill(bucketHead, NIL);
         for (int[] t : taskHead) {
             Arrays.fill(t, NIL);
+        }
+        reset();
+    }
+
+    /** Empties the map; cheap when every entry was already freed (the end of a clean run). */
+    public void reset() {
+        if (used() != 0) { // with no entry in use every chain is already empty
+            Arrays.fill(bucketHead, NIL);
+            for (int[] t : taskHead) {
+                Arrays.fill(t, NIL);
+            }
         }
         freeNum = 0;
         nextIdx = 0;

@@ -24,7 +24,7 @@ class RingAdvanceStressTest {
         Ring ring = new Ring(0, window, 1024, 4, null);
         Random rnd = new Random(7);
         for (int round = 0; round < 300; round++) {
-            ring.reset();
+            ring.reset(false);
             int n = window - 1;
             for (int id = 0; id < n; id++) {
                 int slot = ring.slotOf(ring.tasks.take());
@@ -71,7 +71,7 @@ class RingAdvanceStressTest {
         int threads = 3;
         Ring ring = new Ring(0, window, 1024, 4, null);
         for (int round = 0; round < 200; round++) {
-            ring.reset();
+            ring.reset(false);
             int n = window - 1;
             List<Thread> ts = new ArrayList<>();
             for (int t = 0; t < threads; t++) {

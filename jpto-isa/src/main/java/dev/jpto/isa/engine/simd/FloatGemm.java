@@ -12,8 +12,8 @@ import jdk.incubator.vector.VectorSpecies;
  * fp32-accumulating tile matmul {@code C (+)= A·B} / {@code A·Bᵀ} for fp32, bf16 and fp16 inputs.
  *
  * <p>Blocking (BLIS style, sized for one core): K runs in chunks of {@link #KC}; for each chunk, B is widened
- * to fp32 and packed into column panels of {@link #NR} = 32 (two 512-bit vectors; zero-padded), and an
- * {@link #MR}×{@link #NR} = 8×32 register block of C (16 accumulators) is computed by broadcasting one A
+ * to fp32 and packed into column panels of {@link #NR} = two vectors (32 fp32 with AVX-512; zero-padded), and
+ * an {@link #MR}×{@link #NR} (8×32 with AVX-512) register block of C (16 accumulators) is computed by broadcasting one A
  * element per row and doing two FMAs with the packed B row. A is widened once per call into a heap array,
  * 8-row blocks k-major (rows padded with zeros): C2 hoists the bounds checks of array reads out of the k
  * loop, which it does not do for scalar reads of a memory segment (measured: ~137 vs ~90 GFLOP/s).
@@ -27,12 +27,13 @@ import jdk.incubator.vector.VectorSpecies;
 public final class FloatGemm {
     /** Rows of the register block. */
     public static final int MR = 8;
-    /** Columns of the register block: two vectors of 16 lanes. */
-    public static final int NR = 32;
+    /** Columns of the register block: two vectors (32 with AVX-512). */
+    public static final int NR = 2 * Species.V;
     /** K chunk: a packed 256×32 fp32 B panel (32 KiB) stays in L1. */
     public static final int KC = 256;
 
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
+    private static final VectorSpecies<Float> F = Species.F;
+    private static final int V = Species.V;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
@@ -88,29 +89,29 @@ public final class FloatGemm {
         }
     }
 
-    /** The 8×32 register block over one K chunk: 16 accumulators, 2 B vectors, 1 broadcast A (19 of 32 zmm). */
+    /** The 8×NR register block over one K chunk: 16 accumulators, 2 B vectors, 1 broadcast A (19 of 32 zmm). */
     private static void block(float[] a, int aOff, float[] pb, int bOff, int kc, float[] sums) {
         FloatVector c00 = FloatVector.fromArray(F, sums, 0);
-        FloatVector c01 = FloatVector.fromArray(F, sums, 16);
-        FloatVector c10 = FloatVector.fromArray(F, sums, 32);
-        FloatVector c11 = FloatVector.fromArray(F, sums, 48);
-        FloatVector c20 = FloatVector.fromArray(F, sums, 64);
-        FloatVector c21 = FloatVector.fromArray(F, sums, 80);
-        FloatVector c30 = FloatVector.fromArray(F, sums, 96);
-        FloatVector c31 = FloatVector.fromArray(F, sums, 112);
-        FloatVector c40 = FloatVector.fromArray(F, sums, 128);
-        FloatVector c41 = FloatVector.fromArray(F, sums, 144);
-        FloatVector c50 = FloatVector.fromArray(F, sums, 160);
-        FloatVector c51 = FloatVector.fromArray(F, sums, 176);
-        FloatVector c60 = FloatVector.fromArray(F, sums, 192);
-        FloatVector c61 = FloatVector.fromArray(F, sums, 208);
-        FloatVector c70 = FloatVector.fromArray(F, sums, 224);
-        FloatVector c71 = FloatVector.fromArray(F, sums, 240);
+        FloatVector c01 = FloatVector.fromArray(F, sums, V);
+        FloatVector c10 = FloatVector.fromArray(F, sums, NR);
+        FloatVector c11 = FloatVector.fromArray(F, sums, NR + V);
+        FloatVector c20 = FloatVector.fromArray(F, sums, 2 * NR);
+        FloatVector c21 = FloatVector.fromArray(F, sums, 2 * NR + V);
+        FloatVector c30 = FloatVector.fromArray(F, sums, 3 * NR);
+        FloatVector c31 = FloatVector.fromArray(F, sums, 3 * NR + V);
+        FloatVector c40 = FloatVector.fromArray(F, sums, 4 * NR);
+        FloatVector c41 = FloatVector.fromArray(F, sums, 4 * NR + V);
+        FloatVector c50 = FloatVector.fromArray(F, sums, 5 * NR);
+        FloatVector c51 = FloatVector.fromArray(F, sums, 5 * NR + V);
+        FloatVector c60 = FloatVector.fromArray(F, sums, 6 * NR);
+        FloatVector c61 = FloatVector.fromArray(F, sums, 6 * NR + V);
+        FloatVector c70 = FloatVector.fromArray(F, sums, 7 * NR);
+        FloatVector c71 = FloatVector.fromArray(F, sums, 7 * NR + V);
         for (int k = 0; k < kc; k++) {
             int bi = bOff + k * NR;
             int ai = aOff + k * MR;
             FloatVector b0 = FloatVector.fromArray(F, pb, bi);
-            FloatVector b1 = FloatVector.fromArray(F, pb, bi + 16);
+            FloatVector b1 = FloatVector.fromArray(F, pb, bi + V);
             FloatVector x = FloatVector.broadcast(F, a[ai]);
             c00 = x.fma(b0, c00);
             c01 = x.fma(b1, c01);
@@ -137,25 +138,25 @@ public final class FloatGemm {
             c71 = x.fma(b1, c71);
         }
         c00.intoArray(sums, 0);
-        c01.intoArray(sums, 16);
-        c10.intoArray(sums, 32);
-        c11.intoArray(sums, 48);
-        c20.intoArray(sums, 64);
-        c21.intoArray(sums, 80);
-        c30.intoArray(sums, 96);
-        c31.intoArray(sums, 112);
-        c40.intoArray(sums, 128);
-        c41.intoArray(sums, 144);
-        c50.intoArray(sums, 160);
-        c51.intoArray(sums, 176);
-        c60.intoArray(sums, 192);
-        c61.intoArray(sums, 208);
-        c70.intoArray(sums, 224);
-        c71.intoArray(sums, 240);
+        c01.intoArray(sums, V);
+        c10.intoArray(sums, NR);
+        c11.intoArray(sums, NR + V);
+        c20.intoArray(sums, 2 * NR);
+        c21.intoArray(sums, 2 * NR + V);
+        c30.intoArray(sums, 3 * NR);
+        c31.intoArray(sums, 3 * NR + V);
+        c40.intoArray(sums, 4 * NR);
+        c41.intoArray(sums, 4 * NR + V);
+        c50.intoArray(sums, 5 * NR);
+        c51.intoArray(sums, 5 * NR + V);
+        c60.intoArray(sums, 6 * NR);
+        c61.intoArray(sums, 6 * NR + V);
+        c70.intoArray(sums, 7 * NR);
+        c71.intoArray(sums, 7 * NR + V);
     }
 
     /**
-     * Starts an 8×32 block's sums from C (when {@code add}) or zero. The block reads and writes them through
+     * Starts an 8×NR block's sums from C (when {@code add}) or zero. The block reads and writes them through
      * {@link #blockC} rather than C itself: with memory-segment access inlined into {@link #block}, C2 hits
      * its node-count inlining cutoff and boxes the accumulators, which costs about a fifth of the throughput.
      */
@@ -167,7 +168,7 @@ public final class FloatGemm {
         for (int i = 0; i < MR; i++) {
             long row = cOff + i * ldc;
             load(c, row).intoArray(sums, i * NR);
-            load(c, row + 64).intoArray(sums, i * NR + 16);
+            load(c, row + 4L * V).intoArray(sums, i * NR + V);
         }
     }
 
@@ -175,7 +176,7 @@ public final class FloatGemm {
         for (int i = 0; i < MR; i++) {
             long row = cOff + i * ldc;
             store(FloatVector.fromArray(F, sums, i * NR), c, row);
-            store(FloatVector.fromArray(F, sums, i * NR + 16), c, row + 64);
+            store(FloatVector.fromArray(F, sums, i * NR + V), c, row + 4L * V);
         }
     }
 

@@ -8,7 +8,7 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * fp32 element kernels over arrays, 16 lanes at a time with a scalar tail that applies the shared
+ * fp32 element kernels over arrays, a vector at a time with a scalar tail that applies the shared
  * {@link Elementwise} rule. Every lane function is the IEEE operation the scalar rule uses, so results are
  * identical, except where noted on {@link #unary}: transcendentals use the Vector API's vectorized math
  * (within 1 ulp in double), evaluated in double lanes and rounded to fp32 once like the scalar rule.
@@ -17,9 +17,11 @@ import jdk.incubator.vector.VectorSpecies;
  * constant at the call site.
  */
 public final class FloatLanes {
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
-    private static final VectorSpecies<Float> F8 = FloatVector.SPECIES_256;
-    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_512;
+    private static final VectorSpecies<Float> F = Species.F;
+    private static final VectorSpecies<Float> F8 = Species.F_HALF;
+    private static final VectorSpecies<Double> D = Species.D;
+    private static final int V = Species.V;
+    private static final int H = Species.V / 2;
 
     private FloatLanes() {
     }
@@ -30,32 +32,32 @@ public final class FloatLanes {
         int upper = F.loopBound(n);
         switch (fn) {
             case ADD -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).add(FloatVector.fromArray(F, b, i)).intoArray(d, i);
                 }
             }
             case SUB -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).sub(FloatVector.fromArray(F, b, i)).intoArray(d, i);
                 }
             }
             case MUL -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).mul(FloatVector.fromArray(F, b, i)).intoArray(d, i);
                 }
             }
             case DIV -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).div(FloatVector.fromArray(F, b, i)).intoArray(d, i);
                 }
             }
             case MAX -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).max(FloatVector.fromArray(F, b, i)).intoArray(d, i);
                 }
             }
             case MIN -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).min(FloatVector.fromArray(F, b, i)).intoArray(d, i);
                 }
             }
@@ -72,32 +74,32 @@ public final class FloatLanes {
         FloatVector b = FloatVector.broadcast(F, s);
         switch (fn) {
             case ADD -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).add(b).intoArray(d, i);
                 }
             }
             case SUB -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).sub(b).intoArray(d, i);
                 }
             }
             case MUL -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).mul(b).intoArray(d, i);
                 }
             }
             case DIV -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).div(b).intoArray(d, i);
                 }
             }
             case MAX -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).max(b).intoArray(d, i);
                 }
             }
             case MIN -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     FloatVector.fromArray(F, a, i).min(b).intoArray(d, i);
                 }
             }
@@ -117,63 +119,63 @@ public final class FloatLanes {
         int i = 0;
         switch (fn) {
             case NEG -> {
-                for (int upper = F.loopBound(n); i < upper; i += 16) {
+                for (int upper = F.loopBound(n); i < upper; i += V) {
                     FloatVector.fromArray(F, x, i).neg().intoArray(d, i);
                 }
             }
             case ABS -> {
-                for (int upper = F.loopBound(n); i < upper; i += 16) {
+                for (int upper = F.loopBound(n); i < upper; i += V) {
                     FloatVector.fromArray(F, x, i).abs().intoArray(d, i);
                 }
             }
             case RELU -> {
                 FloatVector zero = FloatVector.zero(F);
-                for (int upper = F.loopBound(n); i < upper; i += 16) {
+                for (int upper = F.loopBound(n); i < upper; i += V) {
                     FloatVector.fromArray(F, x, i).max(zero).intoArray(d, i);
                 }
             }
             case RECIPROCAL -> {
                 FloatVector one = FloatVector.broadcast(F, 1.0f);
-                for (int upper = F.loopBound(n); i < upper; i += 16) {
+                for (int upper = F.loopBound(n); i < upper; i += V) {
                     one.div(FloatVector.fromArray(F, x, i)).intoArray(d, i);
                 }
             }
             case SQRT -> {
-                for (int upper = F.loopBound(n); i < upper; i += 16) {
+                for (int upper = F.loopBound(n); i < upper; i += V) {
                     FloatVector.fromArray(F, x, i).sqrt().intoArray(d, i);
                 }
             }
             case RSQRT -> {
                 DoubleVector one = DoubleVector.broadcast(D, 1.0);
-                for (int upper = F8.loopBound(n); i < upper; i += 8) {
+                for (int upper = F8.loopBound(n); i < upper; i += H) {
                     narrow(one.div(wide(x, i).sqrt()), d, i);
                 }
             }
             case EXP -> {
-                for (int upper = F8.loopBound(n); i < upper; i += 8) {
+                for (int upper = F8.loopBound(n); i < upper; i += H) {
                     narrow(wide(x, i).lanewise(VectorOperators.EXP), d, i);
                 }
             }
             case LOG -> {
-                for (int upper = F8.loopBound(n); i < upper; i += 8) {
+                for (int upper = F8.loopBound(n); i < upper; i += H) {
                     narrow(wide(x, i).lanewise(VectorOperators.LOG), d, i);
                 }
             }
             case TANH -> {
-                for (int upper = F8.loopBound(n); i < upper; i += 8) {
+                for (int upper = F8.loopBound(n); i < upper; i += H) {
                     narrow(wide(x, i).lanewise(VectorOperators.TANH), d, i);
                 }
             }
             case SIGMOID -> {
                 DoubleVector one = DoubleVector.broadcast(D, 1.0);
-                for (int upper = F8.loopBound(n); i < upper; i += 8) {
+                for (int upper = F8.loopBound(n); i < upper; i += H) {
                     DoubleVector v = wide(x, i);
                     narrow(one.div(one.add(v.neg().lanewise(VectorOperators.EXP))), d, i);
                 }
             }
             case SILU -> {
                 DoubleVector one = DoubleVector.broadcast(D, 1.0);
-                for (int upper = F8.loopBound(n); i < upper; i += 8) {
+                for (int upper = F8.loopBound(n); i < upper; i += H) {
                     DoubleVector v = wide(x, i);
                     narrow(v.div(one.add(v.neg().lanewise(VectorOperators.EXP))), d, i);
                 }
@@ -181,7 +183,7 @@ public final class FloatLanes {
             case GELU -> {
                 // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x·x·x))), in the scalar rule's evaluation order
                 double c = Math.sqrt(2.0 / Math.PI);
-                for (int upper = F8.loopBound(n); i < upper; i += 8) {
+                for (int upper = F8.loopBound(n); i < upper; i += H) {
                     DoubleVector v = wide(x, i);
                     DoubleVector cube = v.mul(0.044715).mul(v).mul(v);
                     DoubleVector t = v.add(cube).mul(c).lanewise(VectorOperators.TANH);
@@ -194,7 +196,7 @@ public final class FloatLanes {
         }
     }
 
-    /** Sum, max or min of {@code x[0 .. n]}; sums are reassociated (16 partial sums), max/min are exact. */
+    /** Sum, max or min of {@code x[0 .. n]}; sums are reassociated (V partial sums), max/min are exact. */
     public static float reduce(Fn.Reduce fn, float[] x, int n) {
         int i = 0;
         int upper = F.loopBound(n);
@@ -202,7 +204,7 @@ public final class FloatLanes {
         switch (fn) {
             case SUM -> {
                 FloatVector s = FloatVector.zero(F);
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     s = s.add(FloatVector.fromArray(F, x, i));
                 }
                 acc = s.reduceLanes(VectorOperators.ADD);
@@ -212,7 +214,7 @@ public final class FloatLanes {
             }
             case MAX -> {
                 FloatVector s = FloatVector.broadcast(F, Float.NEGATIVE_INFINITY);
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     s = s.max(FloatVector.fromArray(F, x, i));
                 }
                 acc = s.reduceLanes(VectorOperators.MAX);
@@ -222,7 +224,7 @@ public final class FloatLanes {
             }
             case MIN -> {
                 FloatVector s = FloatVector.broadcast(F, Float.POSITIVE_INFINITY);
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     s = s.min(FloatVector.fromArray(F, x, i));
                 }
                 acc = s.reduceLanes(VectorOperators.MIN);

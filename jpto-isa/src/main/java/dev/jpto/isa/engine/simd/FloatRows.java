@@ -15,12 +15,12 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Moves one row of a float tile (fp32, bf16, fp16) to and from an fp32 array: the vector kernels compute on
  * fp32 lanes and the tile's dtype is applied only here, rounding to nearest even exactly like
- * {@link DType#storeFloat}. fp32 rows are bulk copies; bf16 is widened and narrowed 16 lanes at a time; fp16
+ * {@link DType#storeFloat}. fp32 rows are bulk copies; bf16 is widened and narrowed a vector at a time; fp16
  * uses the JDK's conversions (F16C intrinsics).
  */
 public final class FloatRows {
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
-    private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
+    private static final VectorSpecies<Float> F = Species.F;
+    private static final VectorSpecies<Short> S16 = Species.SHORTS_V;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
@@ -41,7 +41,7 @@ public final class FloatRows {
             case FP32 -> MemorySegment.copy(src, 0, s, FLOAT, off, n);
             case BF16 -> {
                 int i = 0;
-                for (int upper = F.loopBound(n); i < upper; i += 16) {
+                for (int upper = F.loopBound(n); i < upper; i += F.length()) {
                     toBf16(FloatVector.fromArray(F, src, i)).intoMemorySegment(s, off + 2L * i, NATIVE);
                 }
                 for (; i < n; i++) {

@@ -15,8 +15,9 @@ import jdk.incubator.vector.VectorSpecies;
  */
 public final class IntGemm {
     private static final int MR = 4;
-    private static final int NR = 32;
-    private static final VectorSpecies<Integer> I = IntVector.SPECIES_512;
+    private static final int NR = 2 * Species.V;
+    private static final int V = Species.V;
+    private static final VectorSpecies<Integer> I = Species.I;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
 
     private int[] packedA = new int[0];
@@ -52,18 +53,18 @@ public final class IntGemm {
 
     private static void block(int[] a, int aOff, int[] pb, int bOff, int k, int[] sums) {
         IntVector c00 = IntVector.fromArray(I, sums, 0);
-        IntVector c01 = IntVector.fromArray(I, sums, 16);
-        IntVector c10 = IntVector.fromArray(I, sums, 32);
-        IntVector c11 = IntVector.fromArray(I, sums, 48);
-        IntVector c20 = IntVector.fromArray(I, sums, 64);
-        IntVector c21 = IntVector.fromArray(I, sums, 80);
-        IntVector c30 = IntVector.fromArray(I, sums, 96);
-        IntVector c31 = IntVector.fromArray(I, sums, 112);
+        IntVector c01 = IntVector.fromArray(I, sums, V);
+        IntVector c10 = IntVector.fromArray(I, sums, NR);
+        IntVector c11 = IntVector.fromArray(I, sums, NR + V);
+        IntVector c20 = IntVector.fromArray(I, sums, 2 * NR);
+        IntVector c21 = IntVector.fromArray(I, sums, 2 * NR + V);
+        IntVector c30 = IntVector.fromArray(I, sums, 3 * NR);
+        IntVector c31 = IntVector.fromArray(I, sums, 3 * NR + V);
         for (int kk = 0; kk < k; kk++) {
             int bi = bOff + kk * NR;
             int ai = aOff + kk * MR;
             IntVector b0 = IntVector.fromArray(I, pb, bi);
-            IntVector b1 = IntVector.fromArray(I, pb, bi + 16);
+            IntVector b1 = IntVector.fromArray(I, pb, bi + V);
             IntVector x = IntVector.broadcast(I, a[ai]);
             c00 = x.mul(b0).add(c00);
             c01 = x.mul(b1).add(c01);
@@ -78,13 +79,13 @@ public final class IntGemm {
             c31 = x.mul(b1).add(c31);
         }
         c00.intoArray(sums, 0);
-        c01.intoArray(sums, 16);
-        c10.intoArray(sums, 32);
-        c11.intoArray(sums, 48);
-        c20.intoArray(sums, 64);
-        c21.intoArray(sums, 80);
-        c30.intoArray(sums, 96);
-        c31.intoArray(sums, 112);
+        c01.intoArray(sums, V);
+        c10.intoArray(sums, NR);
+        c11.intoArray(sums, NR + V);
+        c20.intoArray(sums, 2 * NR);
+        c21.intoArray(sums, 2 * NR + V);
+        c30.intoArray(sums, 3 * NR);
+        c31.intoArray(sums, 3 * NR + V);
     }
 
     /** A as 4-row blocks k-major ((i, k) at block·4K + 4k + i), B as 32-column panels; padding is zero. */

@@ -17,7 +17,8 @@ import jdk.incubator.vector.VectorSpecies;
  * the results are bit-identical. DIV runs the shared scalar rule (x86 has no vector integer divide).
  */
 public final class IntLanes {
-    private static final VectorSpecies<Integer> I = IntVector.SPECIES_512;
+    private static final VectorSpecies<Integer> I = Species.I;
+    private static final int V = Species.V;
 
     private IntLanes() {
     }
@@ -78,27 +79,27 @@ public final class IntLanes {
         int upper = I.loopBound(n);
         switch (fn) {
             case ADD -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).add(IntVector.fromArray(I, b, i)).intoArray(d, i);
                 }
             }
             case SUB -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).sub(IntVector.fromArray(I, b, i)).intoArray(d, i);
                 }
             }
             case MUL -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).mul(IntVector.fromArray(I, b, i)).intoArray(d, i);
                 }
             }
             case MAX -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).max(IntVector.fromArray(I, b, i)).intoArray(d, i);
                 }
             }
             case MIN -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).min(IntVector.fromArray(I, b, i)).intoArray(d, i);
                 }
             }
@@ -120,27 +121,27 @@ public final class IntLanes {
         int upper = I.loopBound(n);
         switch (fn) {
             case ADD -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).add(s).intoArray(d, i);
                 }
             }
             case SUB -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).sub(s).intoArray(d, i);
                 }
             }
             case MUL -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).mul(s).intoArray(d, i);
                 }
             }
             case MAX -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).max(s).intoArray(d, i);
                 }
             }
             case MIN -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, a, i).min(s).intoArray(d, i);
                 }
             }
@@ -159,17 +160,17 @@ public final class IntLanes {
         int upper = I.loopBound(n);
         switch (fn) {
             case NEG -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, x, i).neg().intoArray(d, i);
                 }
             }
             case ABS -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, x, i).abs().intoArray(d, i);
                 }
             }
             case RELU -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     IntVector.fromArray(I, x, i).max(0).intoArray(d, i);
                 }
             }
@@ -188,7 +189,7 @@ public final class IntLanes {
         int acc;
         switch (fn) {
             case SUM -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     s = s.add(IntVector.fromArray(I, x, i));
                 }
                 acc = s.reduceLanes(VectorOperators.ADD);
@@ -197,7 +198,7 @@ public final class IntLanes {
                 }
             }
             case MAX -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     s = s.max(IntVector.fromArray(I, x, i));
                 }
                 acc = s.reduceLanes(VectorOperators.MAX);
@@ -206,7 +207,7 @@ public final class IntLanes {
                 }
             }
             case MIN -> {
-                for (; i < upper; i += 16) {
+                for (; i < upper; i += V) {
                     s = s.min(IntVector.fromArray(I, x, i));
                 }
                 acc = s.reduceLanes(VectorOperators.MIN);

@@ -16,14 +16,16 @@ import jdk.incubator.vector.VectorSpecies;
 
 /** Compare (→ bool bytes 0/1) and select (mask ? a : b, bit-exact for every element size). */
 public final class Masks {
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
-    private static final VectorSpecies<Integer> I = IntVector.SPECIES_512;
-    private static final VectorSpecies<Byte> B16 = ByteVector.SPECIES_128;
-    private static final VectorSpecies<Byte> B8 = ByteVector.SPECIES_64;
-    private static final VectorSpecies<Byte> B32 = ByteVector.SPECIES_256;
-    private static final VectorSpecies<Byte> B64 = ByteVector.SPECIES_512;
-    private static final VectorSpecies<Short> S = ShortVector.SPECIES_512;
-    private static final VectorSpecies<Long> L = LongVector.SPECIES_512;
+    private static final VectorSpecies<Float> F = Species.F;
+    private static final VectorSpecies<Integer> I = Species.I;
+    private static final VectorSpecies<Short> S = Species.S;
+    private static final VectorSpecies<Long> L = Species.L;
+    private static final VectorSpecies<Byte> B = Species.B;
+    /** Bytes with as many lanes as F/I (a bool result or mask per fp32/int32 lane). */
+    private static final VectorSpecies<Byte> B16 = Species.bytes(Species.V);
+    /** Bytes with as many lanes as S and as L (null when narrower than any shape: masks then go lane by lane). */
+    private static final VectorSpecies<Byte> B32 = Species.bytes(Species.S.length());
+    private static final VectorSpecies<Byte> B8 = Species.bytes(Species.L.length());
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
 
     private Masks() {
@@ -43,10 +45,10 @@ public final class Masks {
     /** {@code out[i] = a[i] fn b[i] ? 1 : 0} (IEEE: NaN compares false except NE). */
     public static void compare(Fn.Compare fn, float[] a, float[] b, byte[] out, int n) {
         VectorOperators.Comparison op = op(fn);
-        ByteVector one = ByteVector.broadcast(B16, (byte) 1);
-        ByteVector zero = ByteVector.zero(B16);
+        ByteVector one = B16 == null ? null : ByteVector.broadcast(B16, (byte) 1);
+        ByteVector zero = B16 == null ? null : ByteVector.zero(B16);
         int i = 0;
-        for (int upper = F.loopBound(n); i < upper; i += 16) {
+        for (int upper = B16 == null ? 0 : F.loopBound(n); i < upper; i += F.length()) {
             VectorMask<Float> m = FloatVector.fromArray(F, a, i).compare(op, FloatVector.fromArray(F, b, i));
             zero.blend(one, m.cast(B16)).intoArray(out, i);
         }
@@ -58,11 +60,11 @@ public final class Masks {
     /** {@code out[i] = a[i] fn s ? 1 : 0}. */
     public static void compareScalar(Fn.Compare fn, float[] a, float s, byte[] out, int n) {
         VectorOperators.Comparison op = op(fn);
-        ByteVector one = ByteVector.broadcast(B16, (byte) 1);
-        ByteVector zero = ByteVector.zero(B16);
+        ByteVector one = B16 == null ? null : ByteVector.broadcast(B16, (byte) 1);
+        ByteVector zero = B16 == null ? null : ByteVector.zero(B16);
         FloatVector b = FloatVector.broadcast(F, s);
         int i = 0;
-        for (int upper = F.loopBound(n); i < upper; i += 16) {
+        for (int upper = B16 == null ? 0 : F.loopBound(n); i < upper; i += F.length()) {
             VectorMask<Float> m = FloatVector.fromArray(F, a, i).compare(op, b);
             zero.blend(one, m.cast(B16)).intoArray(out, i);
         }
@@ -74,10 +76,10 @@ public final class Masks {
     /** Integer compare on widened int32 lanes (exact). */
     public static void compare(Fn.Compare fn, int[] a, int[] b, byte[] out, int n) {
         VectorOperators.Comparison op = op(fn);
-        ByteVector one = ByteVector.broadcast(B16, (byte) 1);
-        ByteVector zero = ByteVector.zero(B16);
+        ByteVector one = B16 == null ? null : ByteVector.broadcast(B16, (byte) 1);
+        ByteVector zero = B16 == null ? null : ByteVector.zero(B16);
         int i = 0;
-        for (int upper = I.loopBound(n); i < upper; i += 16) {
+        for (int upper = B16 == null ? 0 : I.loopBound(n); i < upper; i += I.length()) {
             VectorMask<Integer> m = IntVector.fromArray(I, a, i).compare(op, IntVector.fromArray(I, b, i));
             zero.blend(one, m.cast(B16)).intoArray(out, i);
         }
@@ -89,11 +91,11 @@ public final class Masks {
     /** Integer compare with an integer scalar that fits int32 (exact). */
     public static void compareScalar(Fn.Compare fn, int[] a, int s, byte[] out, int n) {
         VectorOperators.Comparison op = op(fn);
-        ByteVector one = ByteVector.broadcast(B16, (byte) 1);
-        ByteVector zero = ByteVector.zero(B16);
+        ByteVector one = B16 == null ? null : ByteVector.broadcast(B16, (byte) 1);
+        ByteVector zero = B16 == null ? null : ByteVector.zero(B16);
         IntVector b = IntVector.broadcast(I, s);
         int i = 0;
-        for (int upper = I.loopBound(n); i < upper; i += 16) {
+        for (int upper = B16 == null ? 0 : I.loopBound(n); i < upper; i += I.length()) {
             VectorMask<Integer> m = IntVector.fromArray(I, a, i).compare(op, b);
             zero.blend(one, m.cast(B16)).intoArray(out, i);
         }
@@ -116,15 +118,15 @@ public final class Masks {
         int i = 0;
         switch (size) {
             case 1 -> {
-                for (int upper = B64.loopBound(n); i < upper; i += 64) {
-                    VectorMask<Byte> m = ByteVector.fromMemorySegment(B64, ms, mo + i, NATIVE).compare(VectorOperators.NE, 0);
-                    ByteVector.fromMemorySegment(B64, bs, bo + i, NATIVE)
-                            .blend(ByteVector.fromMemorySegment(B64, as, ao + i, NATIVE), m)
+                for (int upper = B.loopBound(n); i < upper; i += B.length()) {
+                    VectorMask<Byte> m = ByteVector.fromMemorySegment(B, ms, mo + i, NATIVE).compare(VectorOperators.NE, 0);
+                    ByteVector.fromMemorySegment(B, bs, bo + i, NATIVE)
+                            .blend(ByteVector.fromMemorySegment(B, as, ao + i, NATIVE), m)
                             .intoMemorySegment(ds, d0 + i, NATIVE);
                 }
             }
             case 2 -> {
-                for (int upper = S.loopBound(n); i < upper; i += 32) {
+                for (int upper = S.loopBound(n); i < upper; i += S.length()) {
                     VectorMask<Short> m = ByteVector.fromMemorySegment(B32, ms, mo + i, NATIVE)
                             .compare(VectorOperators.NE, 0).cast(S);
                     ShortVector.fromMemorySegment(S, bs, bo + 2L * i, NATIVE)
@@ -133,7 +135,7 @@ public final class Masks {
                 }
             }
             case 4 -> {
-                for (int upper = I.loopBound(n); i < upper; i += 16) {
+                for (int upper = B16 == null ? 0 : I.loopBound(n); i < upper; i += I.length()) {
                     VectorMask<Integer> m = ByteVector.fromMemorySegment(B16, ms, mo + i, NATIVE)
                             .compare(VectorOperators.NE, 0).cast(I);
                     IntVector.fromMemorySegment(I, bs, bo + 4L * i, NATIVE)
@@ -142,7 +144,7 @@ public final class Masks {
                 }
             }
             default -> {
-                for (int upper = L.loopBound(n); i < upper; i += 8) {
+                for (int upper = B8 == null ? 0 : L.loopBound(n); i < upper; i += L.length()) {
                     VectorMask<Long> m = ByteVector.fromMemorySegment(B8, ms, mo + i, NATIVE)
                             .compare(VectorOperators.NE, 0).cast(L);
                     LongVector.fromMemorySegment(L, bs, bo + 8L * i, NATIVE)

@@ -13,12 +13,12 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Exact widening of tile elements to fp32 (bf16: the bits shifted into the high half; fp16: the JDK's
- * conversion, an F16C intrinsic; integers: exact up to 2^24). bf16 is vectorized 16 lanes at a time.
+ * conversion, an F16C intrinsic; integers: exact up to 2^24). bf16 is vectorized a vector at a time.
  */
 public final class Widen {
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
-    private static final VectorSpecies<Short> S16 = ShortVector.SPECIES_256;
-    private static final VectorSpecies<Integer> I = IntVector.SPECIES_512;
+    private static final VectorSpecies<Float> F = Species.F;
+    private static final VectorSpecies<Short> S16 = Species.SHORTS_V;
+    private static final VectorSpecies<Integer> I = Species.I;
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -26,7 +26,7 @@ public final class Widen {
     private Widen() {
     }
 
-    /** 16 bf16 values at {@code off} as fp32 lanes. */
+    /** One vector of bf16 values at {@code off} as fp32 lanes. */
     public static FloatVector bf16Lanes(MemorySegment s, long off) {
         ShortVector raw = ShortVector.fromMemorySegment(S16, s, off, NATIVE);
         IntVector wide = (IntVector) raw.convertShape(VectorOperators.S2I, I, 0);
@@ -41,7 +41,7 @@ public final class Widen {
             case FP32 -> MemorySegment.copy(s, FLOAT, off, dst, dstOff, n);
             case BF16 -> {
                 int i = 0;
-                for (int upper = n - (n % 16); i < upper; i += 16) {
+                for (int upper = F.loopBound(n); i < upper; i += F.length()) {
                     bf16Lanes(s, off + 2L * i).intoArray(dst, dstOff + i);
                 }
                 for (; i < n; i++) {
@@ -71,7 +71,7 @@ public final class Widen {
             case FP32 -> MemorySegment.copy(s, off, dst, dstOff, 4L * n);
             case BF16 -> {
                 int i = 0;
-                for (int upper = n - (n % 16); i < upper; i += 16) {
+                for (int upper = F.loopBound(n); i < upper; i += F.length()) {
                     bf16Lanes(s, off + 2L * i).intoMemorySegment(dst, dstOff + 4L * i, NATIVE);
                 }
                 for (; i < n; i++) {

@@ -27,6 +27,7 @@ import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramSpec;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * Causal multi-head attention {@code o = softmax(q·kᵀ/√d + causal mask)·v} with the online softmax of
@@ -172,32 +173,32 @@ public final class FlashAttention {
         double[] k = Dense.read(in.get("k"));
         double[] v = Dense.read(in.get("v"));
         double[] o = new double[q.length];
-        double[] w = new double[seq];
-        for (int h = 0; h < heads; h++) {
-            int base = h * seq * d;
-            for (int i = 0; i < seq; i++) {
-                double max = Double.NEGATIVE_INFINITY;
-                for (int j = 0; j <= i; j++) {
-                    double dot = 0;
-                    for (int c = 0; c < d; c++) {
-                        dot += q[base + i * d + c] * k[base + j * d + c];
-                    }
-                    w[j] = dot * scale;
-                    max = Math.max(max, w[j]);
+        // (head, row) pairs are independent: computed in parallel, each exactly as a sequential loop would
+        IntStream.range(0, heads * seq).parallel().forEach(hi -> {
+            int base = hi / seq * seq * d;
+            int i = hi % seq;
+            double[] w = new double[i + 1];
+            double max = Double.NEGATIVE_INFINITY;
+            for (int j = 0; j <= i; j++) {
+                double dot = 0;
+                for (int c = 0; c < d; c++) {
+                    dot += q[base + i * d + c] * k[base + j * d + c];
                 }
-                double sum = 0;
-                for (int j = 0; j <= i; j++) {
-                    w[j] = Math.exp(w[j] - max);
-                    sum += w[j];
-                }
-                for (int j = 0; j <= i; j++) {
-                    double wj = w[j] / sum;
-                    for (int c = 0; c < d; c++) {
-                        o[base + i * d + c] += wj * v[base + j * d + c];
-                    }
+                w[j] = dot * scale;
+                max = Math.max(max, w[j]);
+            }
+            double sum = 0;
+            for (int j = 0; j <= i; j++) {
+                w[j] = Math.exp(w[j] - max);
+                sum += w[j];
+            }
+            for (int j = 0; j <= i; j++) {
+                double wj = w[j] / sum;
+                for (int c = 0; c < d; c++) {
+                    o[base + i * d + c] += wj * v[base + j * d + c];
                 }
             }
-        }
+        });
         Dense.write(out.get("o"), o);
     }
 }

@@ -24,6 +24,7 @@ import dev.jpto.lib.registry.ProgramSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
 /**
  * {@code C = A·B} (A, B fp32 or bf16; C fp32), tiled {@code tile × tile} with split-K: for every output tile,
@@ -145,7 +146,8 @@ public final class Matmul {
         double[] a = Dense.read(ta);
         double[] b = Dense.read(tb);
         double[] c = new double[m * n];
-        for (int i = 0; i < m; i++) {
+        // rows are independent: computed in parallel, each row's sums in k order as a sequential loop would
+        IntStream.range(0, m).parallel().forEach(i -> {
             for (int k = 0; k < kk; k++) {
                 double aik = a[i * kk + k];
                 int bRow = k * n;
@@ -154,7 +156,7 @@ public final class Matmul {
                     c[cRow + j] += aik * b[bRow + j];
                 }
             }
-        }
+        });
         Dense.write(out.get("c"), c);
     }
 }
