@@ -5,7 +5,6 @@ import dev.jpto.runtime.orch.ScopeStats;
 import dev.jpto.runtime.ring.NativeRegion;
 import dev.jpto.runtime.ring.Ring;
 import dev.jpto.runtime.sched.Engine;
-import dev.jpto.runtime.sched.SchedulerThread;
 import dev.jpto.runtime.tensormap.TensorMap;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -95,27 +94,27 @@ public final class Chip implements AutoCloseable {
         int threads = config.aicpuThreads(platform);
         ScopeStats stats = config.enableScopeStats() ? new ScopeStats() : null;
         if (changed || engine == null || engine.schedulerThreads() != threads - 1) {
+            if (engine != null) {
+                engine.shutdown();
+            }
             engine = new Engine(platform, rings, threads - 1, options);
+            engine.startWorkers("jpto-" + platform.text() + "-" + deviceId + "-sched-");
             orchestrator = new OrchestratorImpl(engine, tmap, env, stats);
         }
         Engine engine = this.engine;
         engine.reset(dirty);
         OrchestratorImpl orch = orchestrator;
         orch.reset(env, stats);
-        List<Thread> workers = new ArrayList<>();
         long t0 = System.nanoTime();
         ChipRuntimeException error = null;
+        engine.beginRun();
         try {
-            for (int t = 0; t < threads - 1; t++) {
-                workers.add(Thread.ofPlatform().daemon().name("jpto-" + platform.text() + "-" + deviceId + "-sched-" + t)
-                        .start(new SchedulerThread(engine, t, threads - 1)));
-            }
             orch.runRoot(orchestration);
         } catch (ChipRuntimeException e) {
             error = e;
         } finally {
-            engine.requestStop();
-            if (!stopAll(workers)) {
+            if (!engine.endRun(GRACE_MILLIS, JOIN_MILLIS)) {
+                engine.shutdown();
                 discardRings();
             }
         }
@@ -243,34 +242,6 @@ public final class Chip implements AutoCloseable {
         return rebuilt;
     }
 
-    /**
-     * Stops the scheduler threads: they leave their loop within one idle park; a thread still inside a kernel
-     * after {@value #GRACE_MILLIS} ms is interrupted. False if one did not stop (a kernel that never returns).
-     */
-    private static boolean stopAll(List<Thread> workers) {
-        boolean all = true;
-        try {
-            long deadline = System.nanoTime() + GRACE_MILLIS * 1_000_000;
-            for (Thread t : workers) {
-                long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-                if (!t.join(java.time.Duration.ofMillis(left))) {
-                    t.interrupt();
-                }
-            }
-            deadline = System.nanoTime() + JOIN_MILLIS * 1_000_000;
-            for (Thread t : workers) {
-                long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
-                if (!t.join(java.time.Duration.ofMillis(left))) {
-                    all = false;
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            all = false;
-        }
-        return all;
-    }
-
     private void discardRings() {
         for (int r = 0; r < RuntimeEnv.RINGS; r++) {
             if (rings[r] != null) {
@@ -293,6 +264,10 @@ public final class Chip implements AutoCloseable {
             return;
         }
         closed = true;
+        if (engine != null) {
+            engine.shutdown();
+            engine = null;
+        }
         for (int r = 0; r < RuntimeEnv.RINGS; r++) {
             if (rings[r] != null) {
                 rings[r].region.close();

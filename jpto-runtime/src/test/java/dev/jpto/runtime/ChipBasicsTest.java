@@ -81,4 +81,44 @@ class ChipBasicsTest {
             assertThat(count.get()).isEqualTo(1500);
         }
     }
+
+    @Test
+    void wideFanInAndFanOut() {
+        try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            int width = 150;
+            Tensor sum = Tensor.allocate(arena, DType.INT64, 1);
+            Tensor copies = Tensor.allocate(arena, DType.INT64, width);
+            for (int rep = 0; rep < 3; rep++) {
+                chip.run(orch -> {
+                    try (Scope s = orch.scope()) {
+                        Arg[] ins = new Arg[width + 1];
+                        for (int i = 0; i < width; i++) {
+                            final int v = i;
+                            long p = orch.submit("leaf", CoreType.AIV, ctx -> ctx.tensor(0).setDouble(0, v),
+                                    Arg.output(DType.INT64, 1));
+                            ins[i] = Arg.input(orch.output(p, 0));
+                        }
+                        ins[width] = Arg.outputExisting(sum);
+                        long join = orch.submit("join", CoreType.AIC, ctx -> {
+                            long acc = 0;
+                            for (int i = 0; i < width; i++) {
+                                acc += (long) ctx.tensor(i).getDouble(0);
+                            }
+                            ctx.tensor(width).setDouble(0, acc);
+                        }, ins);
+                        for (int i = 0; i < width; i++) {
+                            orch.submit("copy", CoreType.AIV, ctx -> ctx.tensor(1).setDouble(0, ctx.tensor(0).getDouble(0)),
+                                    Arg.input(sum), Arg.outputExisting(copies.slice(new long[] {i}, new long[] {1})));
+                        }
+                        assertThat(Orchestrator.ringOf(join)).isEqualTo(1);
+                    }
+                }, CallConfig.defaults().withAicpuThreadNum(3));
+                long expected = (long) width * (width - 1) / 2;
+                assertThat(sum.getDouble(0)).isEqualTo(expected);
+                for (int i = 0; i < width; i++) {
+                    assertThat(copies.getDouble(i)).isEqualTo(expected);
+                }
+            }
+        }
+    }
 }

@@ -284,4 +284,56 @@ class ErrorCodesTest {
         assertThatThrownBy(() -> Chip.open(Platform.parse("a2a3"), 0))
                 .hasMessageContaining("no device runtime in this build; use a2a3sim");
     }
+
+    @Test
+    void kernelIgnoringInterruptsIsAbandonedAndTheChipStillRuns() {
+        java.util.concurrent.atomic.AtomicBoolean release = new java.util.concurrent.atomic.AtomicBoolean();
+        try {
+            ChipRuntimeException e = runFailing(orch -> orch.submit("deaf_kernel", CoreType.AIC, ctx -> {
+                while (!release.get()) {
+                    Thread.onSpinWait(); // ignores interrupts: the chip must give up on this thread
+                }
+            }), CallConfig.defaults());
+            assertThat(e.error()).isEqualTo(ErrorCode.SCHEDULER_TIMEOUT);
+            assertThat(e.getMessage()).contains("S1:running-stalled", "kernel 'deaf_kernel'");
+        } finally {
+            release.set(true);
+        }
+    }
+
+    @Test
+    void apiMisuseIsRejectedWithTheRule() {
+        Tensor t = Tensor.allocate(arena, DType.FP32, 4);
+        assertThatThrownBy(() -> new Arg.TensorArg(t, Direction.OUTPUT))
+                .hasMessageContaining("direction OUTPUT allocates a new buffer: use Arg.output(dtype, shape)");
+        ChipRuntimeException e = runFailing(orch -> {
+            long id = orch.submit("t", CoreType.AIV, NOOP, Arg.input(t));
+            orch.output(id, 0);
+        }, CallConfig.defaults());
+        assertThat(e.error()).isEqualTo(ErrorCode.EXPLICIT_ORCH_FATAL);
+        assertThat(e.getMessage()).contains("argument 0 of task 0x0000000000000000 (ring 0, local 0) (kernel 't') "
+                + "is not an Arg.Output");
+    }
+
+    @Test
+    void fanInBeyondTheInlineCapFillsTheSpillPoolCode4() {
+        int producers = 90; // 64 inline + 26 spilled per consumer
+        CountDownLatch done = new CountDownLatch(producers);
+        ChipRuntimeException e = runFailing(orch -> {
+            Arg[] ins = new Arg[producers];
+            for (int i = 0; i < producers; i++) {
+                long p = orch.submit("leaf", CoreType.AIV, ctx -> done.countDown(), Arg.output(DType.FP32, 1));
+                ins[i] = Arg.input(orch.output(p, 0));
+            }
+            done.await(); // all producers completed: no dep-list nodes, only fanin storage is needed
+            for (int c = 0; c < 4; c++) {
+                orch.submit("join" + c, CoreType.AIC, NOOP, ins);
+            }
+        }, CallConfig.defaults().withRuntimeEnv(RuntimeEnv.defaults().withRingDepPool(100, 0, 0, 0)));
+        assertThat(e.error()).isEqualTo(ErrorCode.DEP_POOL_OVERFLOW);
+        assertThat(e.getMessage()).startsWith("orch_error_code=4 DEP_POOL_OVERFLOW - Fanin Spill Pool Deadlock: the "
+                + "fanin spill pool of ring 0 (fanin edges past 64 per task) could not supply an entry (capacity 100, "
+                + "in use 100").contains("kernel 'join3'", "scope-gated",
+                "set ring_dep_pool for ring 0 to at least 200");
+    }
 }

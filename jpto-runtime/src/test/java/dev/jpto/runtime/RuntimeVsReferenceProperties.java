@@ -27,7 +27,7 @@ class RuntimeVsReferenceProperties {
 
     @BeforeContainer
     static void open() {
-        ChipOptions opts = ChipOptions.defaults().withAllocDeadlockTimeout(Duration.ofMillis(1000));
+        ChipOptions opts = ChipOptions.defaults().withAllocDeadlockTimeout(Duration.ofMillis(300));
         chips = new Chip[] {Chip.open(Platform.A2A3SIM, 0, opts), Chip.open(Platform.A5SIM, 1, opts)};
     }
 

@@ -11,8 +11,10 @@ import dev.jpto.runtime.Orchestrator;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.TaskBody;
+import dev.jpto.runtime.ring.FaninPool;
 import dev.jpto.runtime.ring.HeapRing;
 import dev.jpto.runtime.ring.Ring;
+import dev.jpto.runtime.sched.Diagnostics;
 import dev.jpto.runtime.sched.Engine;
 import dev.jpto.runtime.tensormap.TensorMap;
 import java.lang.foreign.MemorySegment;
@@ -54,6 +56,7 @@ public final class OrchestratorImpl implements Orchestrator {
     /** The scheduler's {@code last_task_alive} as last applied to the orchestrator-side allocators. */
     private final int[] reclaimedUpTo = new int[RuntimeEnv.RINGS];
     private final int[] sinceRefresh = new int[RuntimeEnv.RINGS];
+    private int sinceTensorMapSync;
     private final int[] depReclaimedAt = new int[RuntimeEnv.RINGS];
     private final long[] taskWindowMax = new long[RuntimeEnv.RINGS];
 
@@ -75,6 +78,7 @@ public final class OrchestratorImpl implements Orchestrator {
         java.util.Arrays.fill(reclaimedUpTo, 0);
         java.util.Arrays.fill(depReclaimedAt, 0);
         java.util.Arrays.fill(sinceRefresh, 0);
+        sinceTensorMapSync = 0;
         java.util.Arrays.fill(taskWindowMax, 0);
         owners.clear();
         waiter.reset();
@@ -126,7 +130,7 @@ public final class OrchestratorImpl implements Orchestrator {
         engine.orchestratorDone();
         waiter.reset();
         while (engine.completed() != engine.submitted()) {
-            idle("waiting for the last tasks");
+            idle();
         }
         waiter.reset();
         for (Ring r : rings) {
@@ -137,13 +141,13 @@ public final class OrchestratorImpl implements Orchestrator {
                             + r.tasks.nextLocal() + ", oldest " + headName(r) + "; sub_class=unknown:accounting/"
                             + "corruption); this is a runtime bug: please report it with this line", null);
                 }
-                idle("waiting for ring " + r.id + " to be reclaimed");
+                idle();
             }
             tmap.cleanupRetired(r.id, r.lastTaskAlive()); // leaves the map empty for a cheap reset
         }
     }
 
-    private void idle(String what) {
+    private void idle() {
         if (engine.latch.failed()) {
             throw failed(null);
         }
@@ -266,7 +270,7 @@ public final class OrchestratorImpl implements Orchestrator {
             throw fail(ErrorCode.SCOPE_DEADLOCK, "Scope Deadlock Detected! (ring " + r + ") the scope at depth " + depth
                     + " already holds " + inScope + " tasks, and a task window of " + ring.window() + " admits at most "
                     + (ring.window() - 1) + " live tasks while a scope's tasks stay live until the scope ends (task "
-                    + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
+                    + Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
                     + " kernel '" + kernelName + "'); split the scope into smaller scopes, or set ring_task_window for ring "
                     + r + " to at least " + rec + " (runtime_cfg " + Advice.perRing("ring_task_window",
                     env.ringTaskWindow(), r, rec) + ")", null);
@@ -276,6 +280,7 @@ public final class OrchestratorImpl implements Orchestrator {
                     + " entries (all rings full); close scopes earlier", null);
         }
         int nTensors = 0;
+        int nOutputs = 0;
         long heapBytes = 0;
         int registrations = 0;
         for (int i = 0; i < args.length; i++) {
@@ -284,6 +289,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 throw new NullPointerException("argument " + i + " of kernel '" + kernelName + "' is null");
             }
             if (a instanceof Arg.Output o) {
+                nOutputs++;
                 heapBytes += align(Math.max(1, o.byteSize()), OUTPUT_ALIGN);
             } else if (a instanceof Arg.TensorArg ta) {
                 nTensors++;
@@ -315,11 +321,14 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.scopeDepth[slot] = depth;
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimedUpTo[r]));
-        placeOutputs(ring, slot, raw, heapOffset, args);
+        if (nOutputs > 0) {
+            placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
+        }
 
         // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired
         // entries visible a little longer, and edges to retired producers are dropped at claim time.
-        if (nTensors > 0) {
+        if (nTensors > 0 && ++sinceTensorMapSync >= PUBLISH_INTERVAL) {
+            sinceTensorMapSync = 0;
             syncTensorMap(r, slot);
         }
         edgeN = 0;
@@ -390,8 +399,10 @@ public final class OrchestratorImpl implements Orchestrator {
 
     /**
      * Claims each producer under its lock (spec a.5): a producer that retired meanwhile is dropped; a
-     * completed one counts as satisfied; a running or pending one gets a node on its fanout list. WAIT-only
-     * edges give their pin back at once; RETAIN edges keep it until this task completes.
+     * completed one counts as satisfied; a running or pending one gets a node on its fanout list. RETAIN edges
+     * pin the producer ({@code fanout_count++}) until this task completes. WAIT-only edges take no pin:
+     * simpler pins them at claim and unpins at wiring because it claims and links in separate steps; here
+     * both happen in one hold of the lock, so the net-zero pin is skipped.
      */
     private int wire(Ring ring, long raw) {
         int slot = ring.slotOf(raw);
@@ -399,29 +410,75 @@ public final class OrchestratorImpl implements Orchestrator {
         for (int i = 0; i < edgeN; i++) {
             long e = edges[i];
             long p = e & Ring.EDGE_ID_MASK;
+            boolean retain = (e & Ring.EDGE_RETAIN) != 0;
             Ring pr = rings[(int) (p >>> 32)];
             int ps = pr.slotOf(p);
             pr.lock(ps);
-            if (pr.taskIdAt[ps] != p || pr.state(ps) == Ring.CONSUMED) {
+            int state = pr.state(ps);
+            if (pr.taskIdAt[ps] != p || state == Ring.CONSUMED) {
                 pr.unlock(ps);
                 satisfied++;
                 continue;
             }
-            pr.addFanoutLocked(ps);
-            if (pr.state(ps) == Ring.COMPLETED) {
+            if (retain) {
+                pr.addFanoutLocked(ps);
+            }
+            if (state == Ring.COMPLETED) {
                 pr.unlock(ps);
                 satisfied++;
             } else {
                 pr.fanoutHead[ps] = ring.deps.alloc(raw, pr.fanoutHead[ps]);
                 pr.unlock(ps);
             }
-            if ((e & Ring.EDGE_RETAIN) != 0) {
-                ring.addFaninEdge(slot, e);
-            } else {
-                engine.releaseProducer(p);
-            }
+            recordFanin(ring, slot, raw, e);
         }
         return satisfied;
+    }
+
+    /** Stores a claimed edge: inline, or in the ring's fanin spill pool past the inline cap (spec b.5). */
+    private void recordFanin(Ring ring, int slot, long raw, long edge) {
+        if (ring.addFaninInline(slot, edge)) {
+            return;
+        }
+        if (!ring.faninSpill.hasSpace(1)) {
+            ensureFaninSpill(ring, raw);
+        }
+        ring.addFaninSpilled(slot, ring.faninSpill.append(edge));
+    }
+
+    private void ensureFaninSpill(Ring ring, long raw) {
+        waiter.reset();
+        while (true) {
+            boolean progress = reclaim(ring);
+            if (ring.faninSpill.hasSpace(1)) {
+                return;
+            }
+            if (progress) {
+                waiter.reset();
+                continue;
+            }
+            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+                throw failed(null);
+            }
+            String cause = null;
+            if (headScopeGated(ring)) {
+                cause = "the oldest live task " + headName(ring) + " is held by its open scope (scope-gated)";
+            } else if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+                cause = "no entry was reclaimed for " + waiter.elapsedNanos() / 1_000_000 + " ms";
+            }
+            if (cause != null) {
+                FaninPool f = ring.faninSpill;
+                long rec = Advice.depPool(f.capacity(), f.used() + 1);
+                throw fail(ErrorCode.DEP_POOL_OVERFLOW, "Fanin Spill Pool Deadlock: the fanin spill pool of ring "
+                        + ring.id + " (fanin edges past " + Ring.FANIN_INLINE_CAP + " per task) could not supply an "
+                        + "entry (capacity " + f.capacity() + ", in use " + f.used() + ", high-water " + f.highWater()
+                        + ", task " + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[ring.slotOf(raw)] + "'; "
+                        + cause + "); set ring_dep_pool for ring " + ring.id + " to at least " + rec
+                        + " (it sizes both the dep pool and the fanin spill pool; runtime_cfg "
+                        + Advice.perRing("ring_dep_pool", env.ringDepPool(), ring.id, rec) + ")", null);
+            }
+            waiter.idle();
+        }
     }
 
     private void placeOutputs(Ring ring, int slot, long raw, long heapOffset, Arg[] args) {
@@ -464,7 +521,7 @@ public final class OrchestratorImpl implements Orchestrator {
         Ring ring = rings[r];
         int slot = ring.slotOf(taskId);
         if (ring.taskIdAt[slot] != taskId || !live(taskId)) {
-            throw new IllegalArgumentException("task " + dev.jpto.runtime.sched.Diagnostics.taskName(taskId)
+            throw new IllegalArgumentException("task " + Diagnostics.taskName(taskId)
                     + " is not live (never submitted, or already reclaimed); read outputs while their scope is open");
         }
         Tensor[] outs = ring.outputs[slot];
@@ -472,7 +529,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (a == null || argIndex < 0 || argIndex >= a.length || !(a[argIndex] instanceof Arg.Output)
                 || outs == null || outs[argIndex] == null) {
             throw new IllegalArgumentException("argument " + argIndex + " of task "
-                    + dev.jpto.runtime.sched.Diagnostics.taskName(taskId) + " (kernel '" + ring.kernel[slot]
+                    + Diagnostics.taskName(taskId) + " (kernel '" + ring.kernel[slot]
                     + "') is not an Arg.Output");
         }
         return outs[argIndex];
@@ -494,6 +551,10 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         for (int id = prev; id != last; id++) {
             int s = ring.slotOf(id);
+            int spilled = ring.faninN[s] - Ring.FANIN_INLINE_CAP;
+            if (spilled > 0) {
+                ring.faninSpill.reclaimTo(ring.spillStart[s] + spilled);
+            }
             Tensor[] outs = ring.outputs[s];
             if (outs != null) {
                 long raw = Ring.taskId(r, id);
@@ -553,8 +614,9 @@ public final class OrchestratorImpl implements Orchestrator {
         waiter.reset();
         while (true) {
             boolean progress = reclaim(ring);
-            int last = ring.lastTaskAlive();
-            boolean taskFull = ring.tasks.full(last);
+            // The tail just applied to the allocators, not a fresher read: admission, heap tail and the
+            // reported high-water must agree.
+            boolean taskFull = ring.tasks.full(reclaimedUpTo[ring.id]);
             if (!taskFull) {
                 long off = ring.heap.tryBump(bytes, ring.tasks.nextLocal());
                 if (off != HeapRing.FULL) {
@@ -593,44 +655,17 @@ public final class OrchestratorImpl implements Orchestrator {
     }
 
     private String headName(Ring ring) {
-        int last = ring.lastTaskAlive();
-        if (last == ring.tasks.nextLocal()) {
-            return "<none>";
-        }
-        int s = ring.slotOf(last);
-        String state = switch (ring.state(s)) {
-            case Ring.PENDING -> "PENDING";
-            case Ring.COMPLETED -> "COMPLETED";
-            default -> "CONSUMED";
-        };
-        return dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(ring.id, last)) + " kernel '" + ring.kernel[s]
-                + "' state " + state + " scope depth " + ring.scopeDepth[s];
+        return AllocatorErrors.headName(ring);
     }
 
     private ChipRuntimeException heapDeadlock(Ring ring, long bytes, String kernel, String cause) {
-        HeapRing h = ring.heap;
-        int r = ring.id;
-        long rec = Advice.heap(h.size(), h.used(), bytes);
-        return fail(ErrorCode.HEAP_RING_DEADLOCK, "the task allocator could not reserve " + bytes
-                + " heap bytes on ring " + r + " (capacity " + h.size() + ", in use " + h.used() + ", available "
-                + h.available() + ", top " + h.top() + ", tail " + h.tail() + ", live tasks "
-                + ring.tasks.active(ring.lastTaskAlive()) + "/" + ring.window() + ", scope depth " + depth + ", task "
-                + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal())) + " kernel '"
-                + kernel + "'; " + cause + "); set ring_heap for ring " + r + " to at least "
-                + dev.jpto.runtime.Sizes.format(rec) + " (runtime_cfg " + Advice.perRing("ring_heap", env.ringHeap(), r, rec)
-                + ", or ring_heap=" + dev.jpto.runtime.Sizes.format(rec) + " for all rings)", null);
+        return fail(ErrorCode.HEAP_RING_DEADLOCK, AllocatorErrors.heap(ring, bytes, kernel, cause, depth,
+                env.ringHeap()), null);
     }
 
     private ChipRuntimeException taskRingDeadlock(Ring ring, long bytes, String kernel, String cause) {
-        int r = ring.id;
-        int active = ring.tasks.active(ring.lastTaskAlive());
-        long rec = Advice.taskWindow(ring.window(), active + 1);
-        return fail(ErrorCode.FLOW_CONTROL_DEADLOCK, "the task allocator could not get a task slot on ring " + r
-                + " (task window " + ring.window() + ", live tasks " + active + ", one slot is always kept free; heap "
-                + "in use " + ring.heap.used() + "/" + ring.heap.size() + ", request " + bytes + " bytes, scope depth "
-                + depth + ", task " + dev.jpto.runtime.sched.Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
-                + " kernel '" + kernel + "'; " + cause + "); set ring_task_window for ring " + r + " to at least " + rec
-                + " (runtime_cfg " + Advice.perRing("ring_task_window", env.ringTaskWindow(), r, rec) + ")", null);
+        return fail(ErrorCode.FLOW_CONTROL_DEADLOCK, AllocatorErrors.taskRing(ring, bytes, kernel, cause, depth,
+                env.ringTaskWindow()), null);
     }
 
     private void ensureDepPool(Ring ring, int needed, long raw, String kernel) {
@@ -671,15 +706,8 @@ public final class OrchestratorImpl implements Orchestrator {
     }
 
     private ChipRuntimeException depDeadlock(Ring ring, int needed, long raw, String kernel, String cause) {
-        int r = ring.id;
-        long rec = Advice.depPool(ring.deps.capacity(), ring.deps.used() + needed);
-        return fail(ErrorCode.DEP_POOL_OVERFLOW, "Dependency Pool Deadlock: the dependency pool of ring " + r
-                + " could not supply " + needed + " entries (capacity " + ring.deps.capacity() + ", in use "
-                + ring.deps.used() + ", high-water " + ring.deps.highWater() + ", top " + ring.deps.top() + ", tail "
-                + ring.deps.tail() + ", last_task_alive " + ring.lastTaskAlive() + ", task "
-                + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "'; " + cause
-                + "); set ring_dep_pool for ring " + r + " to at least " + rec + " (runtime_cfg "
-                + Advice.perRing("ring_dep_pool", env.ringDepPool(), r, rec) + ")", null);
+        return fail(ErrorCode.DEP_POOL_OVERFLOW, AllocatorErrors.depPool(ring, needed, raw, kernel, cause,
+                env.ringDepPool()), null);
     }
 
     private void ensureTensorMap(int needed, long raw, String kernel) {
@@ -688,7 +716,7 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         if (needed > tmap.capacity()) {
             throw fail(ErrorCode.TENSORMAP_OVERFLOW, "TensorMap Entry Pool Overflow: task "
-                    + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "' registers " + needed
+                    + Diagnostics.taskName(raw) + " kernel '" + kernel + "' registers " + needed
                     + " INOUT/OUTPUT_EXISTING tensors, more than the whole pool of " + tmap.capacity()
                     + " entries; split the task", null);
         }
@@ -714,7 +742,7 @@ public final class OrchestratorImpl implements Orchestrator {
                         + " entries needed, none freed for " + waiter.elapsedNanos() / 1_000_000 + " ms (capacity "
                         + tmap.capacity() + ", in use " + tmap.used() + "; every entry is an INOUT/OUTPUT_EXISTING "
                         + "registration of a task that has not retired; task "
-                        + dev.jpto.runtime.sched.Diagnostics.taskName(raw) + " kernel '" + kernel + "'); the pool size "
+                        + Diagnostics.taskName(raw) + " kernel '" + kernel + "'); the pool size "
                         + "is fixed (PTO2_TENSORMAP_POOL_SIZE=" + tmap.capacity() + "): split the work into smaller "
                         + "scopes so producers retire, or register fewer writes per live task", null);
             }

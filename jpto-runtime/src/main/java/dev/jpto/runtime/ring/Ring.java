@@ -36,6 +36,8 @@ public final class Ring {
     public static final long EDGE_RETAIN = 1L << 62;
     public static final long EDGE_WAIT = 1L << 61;
     public static final long EDGE_ID_MASK = (1L << 40) - 1;
+    /** {@code PTO2_FANIN_INLINE_CAP}: fanin edges a slot holds itself; the rest spill to the {@link FaninPool}. */
+    public static final int FANIN_INLINE_CAP = 64;
 
     private static final int STRIDE = 16;
     private static final int STATE = 0;
@@ -57,6 +59,7 @@ public final class Ring {
     public final TaskRing tasks;
     public final HeapRing heap;
     public final DepPool deps;
+    public final FaninPool faninSpill;
     public final NativeRegion region;
     private final int mask;
 
@@ -72,8 +75,12 @@ public final class Ring {
     public final long[] heapEnd;
     /** Dep pool top after wiring this task. */
     public final long[] depMark;
+    /** Inline fanin edges (producer id | edge flags), at most {@link #FANIN_INLINE_CAP} per slot. */
     public final long[][] fanins;
+    /** All fanin edges of the slot's task, inline and spilled. */
     public final int[] faninN;
+    /** Linear index of the task's first spilled edge in {@link #faninSpill}. */
+    public final long[] spillStart;
     public final TaskBody[] body;
     public final Arg[][] args;
     public final Tensor[][] outputs;
@@ -86,6 +93,7 @@ public final class Ring {
         this.tasks = new TaskRing(window);
         this.heap = new HeapRing(heapBytes);
         this.deps = new DepPool(id, depPool);
+        this.faninSpill = new FaninPool(depPool);
         this.region = region;
         this.mask = window - 1;
         this.shared = new int[window * STRIDE];
@@ -96,6 +104,7 @@ public final class Ring {
         this.depMark = new long[window];
         this.fanins = new long[window][];
         this.faninN = new int[window];
+        this.spillStart = new long[window];
         this.body = new TaskBody[window];
         this.args = new Arg[window][];
         this.outputs = new Tensor[window][];
@@ -114,6 +123,7 @@ public final class Ring {
         tasks.reset();
         heap.reset();
         deps.reset();
+        faninSpill.reset();
         if (full) {
             Arrays.fill(shared, 0);
             for (int s = 0; s < taskIdAt.length; s++) {
@@ -173,7 +183,8 @@ public final class Ring {
 
     /** Under lock: marks COMPLETED and returns the fanout list head seen at that instant. */
     public long markCompletedLocked(int slot) {
-        INTS.setRelease(shared, slot * STRIDE + STATE, COMPLETED);
+        // Volatile: pairs with releaseFanout + stateVolatile in a scope release that skips the lock.
+        INTS.setVolatile(shared, slot * STRIDE + STATE, COMPLETED);
         return fanoutHead[slot];
     }
 
@@ -189,6 +200,11 @@ public final class Ring {
     /** Adds released references (1 per consumer, {@link #SCOPE_BIT} for the scope). */
     public void releaseFanout(int slot, int amount) {
         INTS.getAndAdd(shared, slot * STRIDE + FANOUT_REFCOUNT, amount);
+    }
+
+    /** State with a volatile read (the Dekker side of {@link #markCompletedLocked}). */
+    public int stateVolatile(int slot) {
+        return (int) INTS.getVolatile(shared, slot * STRIDE + STATE);
     }
 
     /**
@@ -235,16 +251,36 @@ public final class Ring {
         return (int) INTS.getVolatile(shared, slot * STRIDE + FANIN_COUNT);
     }
 
-    /** Records a fanin edge of the task in {@code slot}; the per-slot array grows only until its peak. */
-    public void addFaninEdge(int slot, long producerWithFlags) {
-        long[] a = fanins[slot];
+    /**
+     * Records a fanin edge inline (the per-slot array grows only until its peak, at most
+     * {@link #FANIN_INLINE_CAP}); returns false when the inline part is full and the edge must spill.
+     */
+    public boolean addFaninInline(int slot, long producerWithFlags) {
         int n = faninN[slot];
+        if (n >= FANIN_INLINE_CAP) {
+            return false;
+        }
+        long[] a = fanins[slot];
         if (a == null || n == a.length) {
-            a = a == null ? new long[8] : Arrays.copyOf(a, a.length * 2);
+            a = a == null ? new long[8] : java.util.Arrays.copyOf(a, Math.min(FANIN_INLINE_CAP, a.length * 2));
             fanins[slot] = a;
         }
         a[n] = producerWithFlags;
         faninN[slot] = n + 1;
+        return true;
+    }
+
+    /** Records a spilled edge already appended at {@code linear} in {@link #faninSpill}. */
+    public void addFaninSpilled(int slot, long linear) {
+        if (faninN[slot] == FANIN_INLINE_CAP) {
+            spillStart[slot] = linear;
+        }
+        faninN[slot]++;
+    }
+
+    /** Fanin edge {@code i} of the task in {@code slot} (inline first, then its spilled run). */
+    public long faninEdge(int slot, int i) {
+        return i < FANIN_INLINE_CAP ? fanins[slot][i] : faninSpill.get(spillStart[slot] + (i - FANIN_INLINE_CAP));
     }
 
     // ---- cursors ----------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import dev.jpto.runtime.ring.DepPool;
 import dev.jpto.runtime.ring.Ring;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The state one run shares between the orchestrator and the scheduler threads: the four rings, the ready
@@ -32,6 +33,14 @@ public final class Engine {
     private final int threads;
     private volatile boolean stop;
     private volatile boolean orchDone;
+    /** Run number: a change starts the scheduler threads' next run. */
+    private volatile long generation;
+    private volatile boolean shutdown;
+    private final java.util.concurrent.atomic.AtomicInteger idleWorkers = new java.util.concurrent.atomic.AtomicInteger();
+    private Thread[] workers = new Thread[0];
+    /** Per scheduler thread: 1 while parked idle (a submit unparks one); and how many are parked (a hint). */
+    private final long[] parked;
+    private final java.util.concurrent.atomic.AtomicInteger parkedCount = new java.util.concurrent.atomic.AtomicInteger();
 
     public Engine(Platform platform, Ring[] rings, int schedulerThreads, ChipOptions options) {
         this.platform = platform;
@@ -47,6 +56,7 @@ public final class Engine {
             ready[t.ordinal()] = new ReadyQueue(cap);
         }
         this.running = new long[(schedulerThreads + 1) * RUNNING_STRIDE];
+        this.parked = new long[(schedulerThreads + 1) * RUNNING_STRIDE];
     }
 
     /**
@@ -67,6 +77,85 @@ public final class Engine {
         stop = false;
         orchDone = false;
         latch.reset();
+    }
+
+    // ---- scheduler thread life cycle (threads live as long as the engine) ---------------------------------
+
+    /** Starts the scheduler threads; they wait for {@link #beginRun}. */
+    public void startWorkers(String namePrefix) {
+        workers = new Thread[threads];
+        idleWorkers.set(threads);
+        for (int t = 0; t < threads; t++) {
+            workers[t] = Thread.ofPlatform().daemon().name(namePrefix + t).start(new SchedulerThread(this, t, threads));
+        }
+    }
+
+    /** Lets the scheduler threads start a run; call after {@link #reset}. */
+    public void beginRun() {
+        idleWorkers.set(0);
+        generation = generation + 1; // volatile write: publishes the reset state to the workers
+        for (Thread w : workers) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    long generation() {
+        return generation;
+    }
+
+    boolean shutdownRequested() {
+        return shutdown;
+    }
+
+    void workerIdle() {
+        idleWorkers.incrementAndGet();
+    }
+
+    /**
+     * Ends the run: every scheduler thread leaves its run loop within one idle park; one still inside a kernel
+     * after {@code graceMillis} is interrupted. Returns false if a thread is still busy after
+     * {@code joinMillis} more (a kernel that never returns): the engine must then be discarded.
+     */
+    public boolean endRun(long graceMillis, long joinMillis) {
+        stop = true;
+        for (Thread w : workers) {
+            LockSupport.unpark(w); // parked idle threads leave now, not at their park bound
+        }
+        long deadline = System.nanoTime() + graceMillis * 1_000_000;
+        boolean interrupted = false;
+        while (idleWorkers.get() < threads) {
+            long now = System.nanoTime();
+            if (!interrupted && now > deadline) {
+                for (int t = 0; t < threads; t++) {
+                    if (runningTask(t) >= 0) {
+                        workers[t].interrupt();
+                    }
+                }
+                interrupted = true;
+                deadline = now + joinMillis * 1_000_000;
+            } else if (interrupted && now > deadline) {
+                return false;
+            }
+            LockSupport.parkNanos(50_000);
+        }
+        return true;
+    }
+
+    /** Stops the scheduler threads for good (chip closed, or engine discarded). */
+    public void shutdown() {
+        shutdown = true;
+        stop = true;
+        for (Thread w : workers) {
+            LockSupport.unpark(w);
+        }
+        for (Thread w : workers) {
+            try {
+                w.join(java.time.Duration.ofMillis(200));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     public int schedulerThreads() {
@@ -103,9 +192,10 @@ public final class Engine {
         return orchDone;
     }
 
+    /** Opaque: only the watchdog reads these, and a slightly stale view only delays its verdict. */
     void setRunning(int thread, long raw, long core) {
-        LONGS.setRelease(running, thread * RUNNING_STRIDE, raw);
-        LONGS.setRelease(running, thread * RUNNING_STRIDE + 1, core);
+        LONGS.setOpaque(running, thread * RUNNING_STRIDE + 1, core);
+        LONGS.setOpaque(running, thread * RUNNING_STRIDE, raw);
     }
 
     long runningTask(int thread) {
@@ -118,7 +208,17 @@ public final class Engine {
 
     // ---- life cycle -------------------------------------------------------------------------------------
 
+    /** Orchestrator side: queue a ready task and wake a parked scheduler thread if there is one. */
     public void pushReady(long raw) {
+        enqueue(raw);
+        // Dekker with a parking worker (it publishes its flag, then re-polls): offer, fence, then read flags.
+        VarHandle.fullFence();
+        if (parkedCount.get() > 0) {
+            wakeOne();
+        }
+    }
+
+    private void enqueue(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
         CoreType type = r.coreType[r.slotOf(raw)];
         if (!ready[type.ordinal()].offer(raw)) {
@@ -126,6 +226,27 @@ public final class Engine {
                     + " overflowed at capacity " + ready[type.ordinal()].capacity()
                     + " (sub_class=unknown:accounting/corruption); this is a runtime bug"));
         }
+    }
+
+    private void wakeOne() {
+        for (int t = 0; t < threads; t++) {
+            int i = t * RUNNING_STRIDE;
+            if ((long) LONGS.getVolatile(parked, i) == 1L && LONGS.compareAndSet(parked, i, 1L, 0L)) {
+                LockSupport.unpark(workers[t]);
+                return;
+            }
+        }
+    }
+
+    /** A worker about to park idle: publish the flag (the caller re-polls the queues before parking). */
+    void announcePark(int thread) {
+        parkedCount.incrementAndGet();
+        LONGS.setVolatile(parked, thread * RUNNING_STRIDE, 1L);
+    }
+
+    void parkDone(int thread) {
+        LONGS.setVolatile(parked, thread * RUNNING_STRIDE, 0L);
+        parkedCount.decrementAndGet();
     }
 
     /**
@@ -138,20 +259,28 @@ public final class Engine {
         ring.lock(slot);
         long ptr = ring.markCompletedLocked(slot);
         ring.unlock(slot);
+        int madeReady = 0;
         while (ptr != DepPool.NULL) {
             DepPool pool = rings[DepPool.ringOf(ptr)].deps;
             long consumer = pool.consumerAt(ptr);
             long next = pool.nextAt(ptr); // read before the consumer can run and its node be recycled
             Ring cr = rings[(int) (consumer >>> 32)];
             if (cr.addFanin(cr.slotOf(consumer), 1)) {
-                pushReady(consumer);
+                enqueue(consumer);
+                madeReady++;
             }
             ptr = next;
         }
-        long[] edges = ring.fanins[slot];
+        // This thread takes one of them next; parked threads are woken for the rest.
+        if (madeReady > 1) {
+            VarHandle.fullFence();
+            for (int i = 1; i < madeReady && parkedCount.get() > 0; i++) {
+                wakeOne();
+            }
+        }
         int n = ring.faninN[slot];
         for (int i = 0; i < n; i++) {
-            long e = edges[i];
+            long e = ring.faninEdge(slot, i);
             if ((e & Ring.EDGE_RETAIN) != 0) {
                 releaseProducer(e & Ring.EDGE_ID_MASK);
             }
@@ -173,7 +302,11 @@ public final class Engine {
         Ring ring = rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
         ring.releaseFanout(slot, Ring.SCOPE_BIT);
-        consumeIfDone(ring, slot);
+        // Not completed yet: its completing thread tests CONSUMED after marking COMPLETED and will see this
+        // release (volatile add here / volatile state store there), so the lock can be skipped.
+        if (ring.stateVolatile(slot) == Ring.COMPLETED) {
+            consumeIfDone(ring, slot);
+        }
     }
 
     private static void consumeIfDone(Ring ring, int slot) {

@@ -16,8 +16,8 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SchedulerThread implements Runnable {
     private static final int SPIN = 64;
-    private static final int YIELD = 128;
-    private static final long MAX_PARK_NANOS = 200_000;
+    private static final int YIELD = 80;
+    private static final long MAX_PARK_NANOS = 1_000_000;
 
     private final Engine engine;
     private final int index;
@@ -49,6 +49,22 @@ public final class SchedulerThread implements Runnable {
 
     @Override
     public void run() {
+        long seen = 0;
+        while (!engine.shutdownRequested()) {
+            long g = engine.generation();
+            if (g == seen) {
+                LockSupport.parkNanos(1_000_000); // woken by beginRun; the bound only guards a missed unpark
+                continue;
+            }
+            seen = g;
+            progress.seen = -1;
+            runOnce();
+            Thread.interrupted(); // an interrupt aimed at a finished kernel must not leak into the next run
+            engine.workerIdle();
+        }
+    }
+
+    private void runOnce() {
         int idle = 0;
         boolean aicFirst = (index & 1) == 0;
         while (!engine.stopRequested() && !engine.latch.failed()) {
@@ -71,7 +87,19 @@ public final class SchedulerThread implements Runnable {
             } else if (idle < YIELD) {
                 Thread.yield();
             } else {
-                LockSupport.parkNanos(Math.min(MAX_PARK_NANOS, 1_000L << Math.min(8, (idle - YIELD) >> 4)));
+                engine.announcePark(index);
+                raw = poll(CoreType.AIC);
+                if (raw == ReadyQueue.EMPTY) raw = poll(CoreType.AIV);
+                if (raw == ReadyQueue.EMPTY && !engine.stopRequested()) {
+                    // Woken by the next submit; the bound keeps the watchdog and stop checks going.
+                    LockSupport.parkNanos(MAX_PARK_NANOS);
+                }
+                engine.parkDone(index);
+                if (raw != ReadyQueue.EMPTY) {
+                    execute(raw);
+                    idle = 0;
+                    continue;
+                }
                 if ((idle & 15) == 0 && engine.stalled(progress)) {
                     return;
                 }
