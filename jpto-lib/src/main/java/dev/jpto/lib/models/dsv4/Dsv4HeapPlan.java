@@ -152,7 +152,8 @@ public final class Dsv4HeapPlan {
         body.add("attn_out", DType.BF16, t, d);
         Adder sa = new Adder(l, "prefill_sparse_attn");
         long pad = p.sparsePad();
-        long blkRows = t * (m.h() / 16L) * p.attnBlocks() * 16;
+        // per (token, tile, head): T·(H/16)·3·16 in the original's head tiles of 16, T·3·H for any H
+        long blkRows = t * p.attnBlocks() * m.h();
         long g = m.oGroups();
         sa.add("rope_cos_il", DType.FP32, t, rope);
         sa.add("rope_sin_signed", DType.FP32, t, rope);

@@ -1,19 +1,40 @@
 package dev.jpto.lib.models.dsv4;
 
 import dev.jpto.isa.Tensor;
+import dev.jpto.lib.gen.Generators;
+import dev.jpto.lib.gen.SplitMix64;
 
 import java.lang.foreign.Arena;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.SplittableRandom;
 
 /**
- * A minimal materialiser of a {@link Dsv4Signature}'s inputs, for tests and goldens: one {@link SplittableRandom}
- * stream per tensor seeded by {@link Init#streamSeed}, elements in C order. The library's general seeded
- * generators may replace it; the rules themselves live in the {@link Init} values.
+ * Materialises a {@link Dsv4Signature}'s inputs: plain distributions through the library's seeded generators
+ * ({@link Generators}), the DSv4-specific rules ({@link Init.Custom}, {@link Init.Values}) here, drawing from the
+ * same per-tensor streams ({@link SplitMix64#stream(long, String)}), elements in C order.
  */
 public final class Dsv4Inputs {
     private Dsv4Inputs() {
+    }
+
+    /**
+     * Fills one tensor of a signature on its own (the runner generates inputs one by one): rules that read other
+     * tensors are not allowed here and fail naming the tensor.
+     */
+    public static void fillOne(Tensor target, TensorSpec spec, long seed) {
+        Init.Context ctx = new Init.Context() {
+            @Override
+            public Init.RandomSource stream(String tensorName) {
+                return source(seed, tensorName);
+            }
+
+            @Override
+            public Tensor tensor(String name) {
+                throw new IllegalArgumentException("input '" + spec.name() + "' reads tensor '" + name
+                        + "': generate the whole signature with Dsv4Inputs.generate instead");
+            }
+        };
+        fill(target, spec, ctx, seed);
     }
 
     /** Allocates every tensor of {@code sig} in {@code arena} and fills it; outputs start as zeros. */
@@ -22,7 +43,7 @@ public final class Dsv4Inputs {
         Init.Context ctx = new Init.Context() {
             @Override
             public Init.RandomSource stream(String tensorName) {
-                return source(Init.streamSeed(seed, tensorName));
+                return source(seed, tensorName);
             }
 
             @Override
@@ -36,22 +57,15 @@ public final class Dsv4Inputs {
         };
         for (TensorSpec s : sig.tensors()) {
             Tensor t = Tensor.allocate(arena, s.dtype(), s.shape());
-            fill(t, s, ctx);
+            fill(t, s, ctx, seed);
             out.put(s.name(), t);
         }
         return out;
     }
 
-    static void fill(Tensor t, TensorSpec s, Init.Context ctx) {
+    static void fill(Tensor t, TensorSpec s, Init.Context ctx, long seed) {
         long n = t.numel();
         switch (s.init()) {
-            case Init.Zeros z -> {
-            }
-            case Init.Const c -> {
-                for (long i = 0; i < n; i++) {
-                    t.setDouble(i, c.value());
-                }
-            }
             case Init.Values v -> {
                 double[] vals = v.values();
                 if (vals.length != n) {
@@ -62,36 +76,14 @@ public final class Dsv4Inputs {
                     t.setDouble(i, vals[i]);
                 }
             }
-            case Init.Normal nrm -> {
-                Init.RandomSource r = ctx.stream(s.name());
-                float[] v = new float[Math.toIntExact(n)];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = (float) (nrm.mean() + nrm.std() * r.normal());
-                }
-                Arrays32.store(t, v);
-            }
-            case Init.Uniform u -> {
-                Init.RandomSource r = ctx.stream(s.name());
-                float[] v = new float[Math.toIntExact(n)];
-                for (int i = 0; i < v.length; i++) {
-                    v[i] = (float) (u.lo() + (u.hi() - u.lo()) * r.uniform());
-                }
-                Arrays32.store(t, v);
-            }
-            case Init.IntRange ir -> {
-                Init.RandomSource r = ctx.stream(s.name());
-                double span = ir.hi() - ir.lo() + 1.0;
-                for (long i = 0; i < n; i++) {
-                    t.setDouble(i, ir.lo() + Math.min(span - 1, Math.floor(r.uniform() * span)));
-                }
-            }
+            case Init.Dist dist -> Generators.fill(t, s.name(), dist.dist(), seed);
             case Init.Custom c -> c.fill().fill(t, ctx);
         }
     }
 
-    /** Uniform from SplittableRandom, normals by Box–Muller (one of each pair used). */
-    static Init.RandomSource source(long seed) {
-        SplittableRandom r = new SplittableRandom(seed);
+    /** The generators' per-tensor stream: uniform doubles, normals by Box–Muller (one of each pair used). */
+    static Init.RandomSource source(long seed, String tensorName) {
+        SplitMix64 r = SplitMix64.stream(seed, tensorName);
         return new Init.RandomSource() {
             @Override
             public double uniform() {
@@ -100,9 +92,9 @@ public final class Dsv4Inputs {
 
             @Override
             public double normal() {
-                double u1 = 1.0 - r.nextDouble();
+                double u1 = r.nextDoubleOpenClosed();
                 double u2 = r.nextDouble();
-                return Math.sqrt(-2 * Math.log(u1)) * Math.cos(2 * Math.PI * u2);
+                return StrictMath.sqrt(-2 * StrictMath.log(u1)) * StrictMath.cos(2 * StrictMath.PI * u2);
             }
         };
     }

@@ -29,7 +29,7 @@ public record Dsv4Preset(String name, Dsv4Dims dims, Dsv4Rope rope, Dsv4Pools po
         return new Dsv4Preset("pro",
                 new Dsv4Dims(7168, 128, 512, 64, 1536, 1024, 16, 128, 64, 128, 1024, 4, 20, 1e-6, 1e-6,
                         KERNEL_MAX_SEQ_LEN),
-                new Dsv4Rope(10000, 160000, 16, 32, 1, 65536), ORIGINAL_POOLS, 0, 128, new Init.Zeros());
+                new Dsv4Rope(10000, 160000, 16, 32, 1, 65536), ORIGINAL_POOLS, 0, 128, Init.zeros());
     }
 
     /**
@@ -40,7 +40,7 @@ public record Dsv4Preset(String name, Dsv4Dims dims, Dsv4Rope rope, Dsv4Pools po
         return new Dsv4Preset("demo",
                 new Dsv4Dims(4096, 64, 512, 64, 1024, 1024, 8, 128, 64, 128, 512, 4, 20, 1e-6, 1e-6,
                         KERNEL_MAX_SEQ_LEN),
-                new Dsv4Rope(10000, 40000, 40, 32, 1, 0), ORIGINAL_POOLS, 0, 128, new Init.Uniform(2.0, 5.0));
+                new Dsv4Rope(10000, 40000, 40, 32, 1, 0), ORIGINAL_POOLS, 0, 128, Init.uniform(2.0, 5.0));
     }
 
     /**
@@ -51,7 +51,7 @@ public record Dsv4Preset(String name, Dsv4Dims dims, Dsv4Rope rope, Dsv4Pools po
         return new Dsv4Preset("tiny",
                 new Dsv4Dims(256, 8, 128, 64, 128, 64, 2, 128, 4, 128, 256, 4, 20, 1e-6, 1e-6, 2048),
                 new Dsv4Rope(10000, 160000, 16, 32, 1, 65536),
-                new Dsv4Pools(128, 128, 16, 4, 4, 4, 4, 65, 65, 64), 0, 128, new Init.Uniform(2.0, 5.0));
+                new Dsv4Pools(128, 128, 16, 4, 4, 4, 4, 65, 65, 64), 0, 128, Init.uniform(2.0, 5.0));
     }
 
     public static List<Dsv4Preset> all() {

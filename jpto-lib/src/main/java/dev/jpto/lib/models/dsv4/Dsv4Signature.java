@@ -55,18 +55,18 @@ public record Dsv4Signature(Dsv4Program program, Dsv4Preset preset, List<TensorS
 
         // rows 1-13: identical in the three programs
         b.in("x_hc", DType.FP32, Dsv4Fills.xHc(preset.numTokens()), t, m.hcMult(), d);
-        b.in("hc_attn_fn", DType.FP32, new Init.Normal(0, program.hcFnStd()), m.mixHc(), m.hcDim());
+        b.in("hc_attn_fn", DType.FP32, Init.normal(0, program.hcFnStd()), m.mixHc(), m.hcDim());
         b.in("hc_attn_scale", DType.FP32, new Init.Values(program.hcScale()), 3);
         b.in("hc_attn_base", DType.FP32, new Init.Values(program.hcBase()), m.mixHc());
-        b.in("attn_norm_w", DType.BF16, new Init.Const(1), d);
+        b.in("attn_norm_w", DType.BF16, Init.constant(1), d);
         b.in("wq_a", DType.BF16, uniformCentered(1 / Math.sqrt(d)), d, m.qLora());
         b.in("wq_b", DType.INT8, Dsv4Fills.quantizedUniform("wq_b", m.qLora(), m.h() * hd,
                 1 / Math.sqrt(m.qLora()), false, false), m.qLora(), m.h() * hd);
         b.in("wq_b_scale", DType.FP32, Dsv4Fills.quantizedUniform("wq_b", m.qLora(), m.h() * hd,
                 1 / Math.sqrt(m.qLora()), false, true), m.h() * hd);
         b.in("wkv", DType.BF16, uniformCentered(1 / Math.sqrt(d)), d, hd);
-        b.in("gamma_cq", DType.BF16, new Init.Const(1), m.qLora());
-        b.in("gamma_ckv", DType.BF16, new Init.Const(1), hd);
+        b.in("gamma_cq", DType.BF16, Init.constant(1), m.qLora());
+        b.in("gamma_ckv", DType.BF16, Init.constant(1), hd);
         b.in("freqs_cos", DType.BF16, Dsv4Fills.ropeTable(rope, m.ropeDim(), m.maxSeqLen(), true),
                 m.maxSeqLen(), m.ropeDim());
         b.in("freqs_sin", DType.BF16, Dsv4Fills.ropeTable(rope, m.ropeDim(), m.maxSeqLen(), false),
@@ -95,7 +95,7 @@ public record Dsv4Signature(Dsv4Program program, Dsv4Preset preset, List<TensorS
                 d, oIn);
         b.in("wo_b_scale", DType.FP32, Dsv4Fills.quantizedUniform("wo_b", d, oIn, 1 / Math.sqrt(oIn), true, true),
                 d);
-        l.add(new TensorSpec("x_out", DType.FP32, new long[] {t, m.hcMult(), d}, Direction.OUT, new Init.Zeros(),
+        l.add(new TensorSpec("x_out", DType.FP32, new long[] {t, m.hcMult(), d}, Direction.OUT, Init.zeros(),
                 true));
         return new Dsv4Signature(program, preset, l);
     }
@@ -110,10 +110,10 @@ public record Dsv4Signature(Dsv4Program program, Dsv4Preset preset, List<TensorS
         int start = p.startPos();
         int[] stateTable = scrambled(p.csaStateMaxBlocks(), pools.csaStateBlocks());
         int[] innerTable = scrambled(p.csaStateMaxBlocks(), pools.csaInnerStateBlocks());
-        b.in("cmp_wkv", DType.BF16, new Init.Normal(0, 0.0245), 2 * hd, d);
-        b.in("cmp_wgate", DType.BF16, new Init.Normal(0, 0.0388), 2 * hd, d);
-        b.in("cmp_ape", DType.FP32, new Init.Normal(0, 0.1243), 4, 2 * hd);
-        b.in("cmp_norm_w", DType.BF16, new Init.Normal(0.9666, 0.1929), hd);
+        b.in("cmp_wkv", DType.BF16, Init.normal(0, 0.0245), 2 * hd, d);
+        b.in("cmp_wgate", DType.BF16, Init.normal(0, 0.0388), 2 * hd, d);
+        b.in("cmp_ape", DType.FP32, Init.normal(0, 0.1243), 4, 2 * hd);
+        b.in("cmp_norm_w", DType.BF16, Init.normal(0.9666, 0.1929), hd);
         b.inout("compress_state", DType.FP32, Dsv4Fills.poolPrefix("compress_state",
                         "zeros, except state rows of positions max(0,start-8)..start-1: (U-0.5)·0.05",
                         start - 8, start, 4 * hd, 0.05, pos -> stateRow(stateTable, pos, 4)),
@@ -126,11 +126,11 @@ public record Dsv4Signature(Dsv4Program program, Dsv4Preset preset, List<TensorS
                 m.qLora(), idxOut);
         b.in("idx_wq_b_scale", DType.FP32,
                 Dsv4Fills.sharedWeight("idx_wq_b", idxOut, m.qLora(), 0.108, 0.56, true), idxOut);
-        b.in("idx_weights_proj", DType.BF16, new Init.Normal(0, 0.2313), d, m.idxNHeads());
-        b.in("inner_wkv", DType.BF16, new Init.Normal(0, 0.0293), 2 * ihd, d);
-        b.in("inner_wgate", DType.BF16, new Init.Normal(0, 0.0512), 2 * ihd, d);
-        b.in("inner_ape", DType.FP32, new Init.Normal(0, 0.1528), 4, 2 * ihd);
-        b.in("inner_norm_w", DType.BF16, new Init.Normal(0.6850, 0.2610), ihd);
+        b.in("idx_weights_proj", DType.BF16, Init.normal(0, 0.2313), d, m.idxNHeads());
+        b.in("inner_wkv", DType.BF16, Init.normal(0, 0.0293), 2 * ihd, d);
+        b.in("inner_wgate", DType.BF16, Init.normal(0, 0.0512), 2 * ihd, d);
+        b.in("inner_ape", DType.FP32, Init.normal(0, 0.1528), 4, 2 * ihd);
+        b.in("inner_norm_w", DType.BF16, Init.normal(0.6850, 0.2610), ihd);
         b.inout("inner_compress_state", DType.FP32, Dsv4Fills.poolPrefix("inner_compress_state",
                         "zeros, except rows of positions start-8..start-1: (U-0.5)·0.05",
                         start - 8, start, 4 * ihd, 0.05, pos -> stateRow(innerTable, pos, 4)),
@@ -169,10 +169,10 @@ public record Dsv4Signature(Dsv4Program program, Dsv4Preset preset, List<TensorS
         int t = p.t();
         int start = p.startPos();
         int[] stateTable = scrambled(p.hcaStateMaxBlocks(), pools.hcaStateBlocks());
-        b.in("cmp_wkv", DType.BF16, new Init.Normal(0, 0.0246), hd, d);
-        b.in("cmp_wgate", DType.BF16, new Init.Normal(0, 0.0316), hd, d);
-        b.in("cmp_ape", DType.FP32, new Init.Normal(0, 0.0340), 128, hd);
-        b.in("cmp_norm_w", DType.BF16, new Init.Normal(0.1001, 0.0549), hd);
+        b.in("cmp_wkv", DType.BF16, Init.normal(0, 0.0246), hd, d);
+        b.in("cmp_wgate", DType.BF16, Init.normal(0, 0.0316), hd, d);
+        b.in("cmp_ape", DType.FP32, Init.normal(0, 0.0340), 128, hd);
+        b.in("cmp_norm_w", DType.BF16, Init.normal(0.1001, 0.0549), hd);
         b.inout("compress_state", DType.FP32, Dsv4Fills.poolPrefix("compress_state",
                         "zeros, except rows of positions max(0,start-128)..start-1: (U-0.5)·0.05",
                         start - 128, start, 2 * hd, 0.05, pos -> stateRow(stateTable, pos, 8)),
@@ -214,7 +214,7 @@ public record Dsv4Signature(Dsv4Program program, Dsv4Preset preset, List<TensorS
     }
 
     private static Init uniformCentered(double scale) {
-        return new Init.Uniform(-0.5 * scale, 0.5 * scale);
+        return Init.uniform(-0.5 * scale, 0.5 * scale);
     }
 
     private record Builder(List<TensorSpec> out) {

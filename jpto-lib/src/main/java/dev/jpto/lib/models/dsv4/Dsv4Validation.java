@@ -179,4 +179,43 @@ public final class Dsv4Validation {
         double gain = cross / den;
         return new ShareResult(relL2 <= SHARE_REL_L2 && Math.abs(gain - 1) <= SHARE_GAIN, relL2, gain);
     }
+
+    /**
+     * The residual mix {@code Σ_i x_hc[t,i,:]·comb[t,4i+o]} (fp32, [T, HC, D]) recomputed from the inputs by the
+     * golden's hc_pre, for checking the attention share without the golden's trace (the runner's comparators see
+     * only inputs and outputs).
+     */
+    public static float[] residualMix(Dsv4Preset preset, java.util.Map<String, Tensor> inputs) {
+        Dsv4Dims m = preset.dims();
+        int t = preset.t();
+        float[] x = Arrays32.floats(inputs.get("x_hc"));
+        HcStages.Pre pre = HcStages.pre(x, Arrays32.floats(inputs.get("hc_attn_fn")),
+                Arrays32.floats(inputs.get("hc_attn_scale")), Arrays32.floats(inputs.get("hc_attn_base")), m, t);
+        int hc = m.hcMult();
+        int d = m.d();
+        float[] out = new float[t * hc * d];
+        float[] share = new float[t * hc * d];
+        float[] residual = new float[t * hc * d];
+        HcStages.post(new float[t * d], x, pre.post(), pre.comb(), t, preset.numTokens(), hc, d, out, share,
+                residual);
+        return residual;
+    }
+
+    /** {@link #attentionShare(Tensor, Dsv4GoldenResult, int)} from x_out pairs and a recomputed residual mix. */
+    public static ShareResult attentionShare(Tensor actualXOut, Tensor expectedXOut, float[] residual, int validRows) {
+        long rowLen = expectedXOut.numel() / expectedXOut.shape(0);
+        double num = 0;
+        double den = 0;
+        double cross = 0;
+        for (long i = 0; i < validRows * rowLen; i++) {
+            double a = actualXOut.getDouble(i) - residual[(int) i];
+            double e = expectedXOut.getDouble(i) - residual[(int) i];
+            num += (a - e) * (a - e);
+            den += e * e;
+            cross += a * e;
+        }
+        double relL2 = Math.sqrt(num / den);
+        double gain = cross / den;
+        return new ShareResult(relL2 <= SHARE_REL_L2 && Math.abs(gain - 1) <= SHARE_GAIN, relL2, gain);
+    }
 }

@@ -121,7 +121,7 @@ class Dsv4FaultDetectionTest {
     @ParameterizedTest
     @EnumSource(Dsv4Program.class)
     void withTheOriginalsZeroSinksADroppedSinkIsMuchHarderToSee(Dsv4Program prog) {
-        Dsv4Preset zero = preset.withSinks(new Init.Zeros());
+        Dsv4Preset zero = preset.withSinks(Init.zeros());
         Map<String, Tensor> in = Dsv4Inputs.generate(Dsv4Signature.of(prog, zero), 31, arena);
         Dsv4GoldenResult g = Dsv4Golden.run(prog, zero, in, arena);
         Tensor bad = Dsv4Golden.run(prog, zero, in, arena, Dsv4Faults.noSink()).expected("x_out");

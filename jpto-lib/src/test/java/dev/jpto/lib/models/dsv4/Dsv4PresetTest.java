@@ -60,9 +60,10 @@ class Dsv4PresetTest {
 
     @Test
     void demoHasNonZeroSinksAndProKeepsTheOriginalsZeros() {
-        assertThat(Dsv4Preset.demo().sinkInit()).isInstanceOf(Init.Uniform.class);
-        assertThat(((Init.Uniform) Dsv4Preset.demo().sinkInit()).lo()).isGreaterThan(0);
-        assertThat(Dsv4Preset.pro().sinkInit()).isEqualTo(new Init.Zeros());
+        Init.Dist demo = (Init.Dist) Dsv4Preset.demo().sinkInit();
+        assertThat(demo.dist()).isInstanceOf(dev.jpto.lib.gen.Init.Uniform.class);
+        assertThat(((dev.jpto.lib.gen.Init.Uniform) demo.dist()).lo()).isGreaterThan(0);
+        assertThat(Dsv4Preset.pro().sinkInit()).isEqualTo(Init.zeros());
     }
 
     @Test

@@ -193,7 +193,7 @@ class Dsv4SignatureTest {
     @Test
     void initDescriptionsAreReadable() {
         Dsv4Signature s = Dsv4Signature.of(Dsv4Program.CSA, Dsv4Preset.pro());
-        assertThat(s.tensor("cmp_wkv").init().describe()).isEqualTo("N(0,1)·0.0245");
+        assertThat(s.tensor("cmp_wkv").init().describe()).isEqualTo("normal(0.0, 0.0245)");
         assertThat(s.tensor("compress_state_block_table").init().describe()).isEqualTo("(17·b + 3) mod 65");
         assertThat(s.tensor("idx_wq_b").init().describe()).contains("gen_shared_weight([8192, 1536]");
         assertThat(s.tensor("freqs_cos").init().describe()).contains("YaRN factor 16.0 original 65536");

@@ -1,0 +1,130 @@
+package dev.jpto.lib.models.dsv4.kernels;
+
+import static dev.jpto.compiler.dsl.TaskArg.out;
+
+import dev.jpto.compiler.dsl.KernelBuilder;
+import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.Orch;
+import dev.jpto.compiler.dsl.ProgramBuilder;
+import dev.jpto.compiler.dsl.TaskArg;
+import dev.jpto.compiler.dsl.TensorVar;
+import dev.jpto.isa.DType;
+import dev.jpto.isa.kernel.Kernel;
+import dev.jpto.lib.models.dsv4.Dsv4Dims;
+import dev.jpto.lib.models.dsv4.Dsv4Faults;
+import dev.jpto.lib.models.dsv4.Dsv4HeapPlan;
+import dev.jpto.lib.models.dsv4.Dsv4Preset;
+import dev.jpto.lib.models.dsv4.Dsv4Program;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * State shared by the stages while one DSv4 program is assembled: the program builder, the orchestration body,
+ * the preset's sizes, and the heap plan whose intermediates {@link #alloc} creates.
+ *
+ * <p>An {@code alloc} is the original's orchestration-level {@code pl.create_tensor}: a kernel-less task whose
+ * OUTPUT block lives on the heap ring of the current scope. Here it is a task running an empty
+ * {@code create_<dtype>} kernel with the intermediate as its only (OUTPUT) argument, so the runtime allocates it
+ * exactly where and when the original does; every later task writes it through OUTPUT_EXISTING / INOUT views.
+ */
+final class Dsv4Build {
+    final ProgramBuilder p;
+    final Dsv4Program program;
+    final Dsv4Preset preset;
+    final Dsv4Dims m;
+    final Dsv4Faults faults;
+    final int t;
+    private final Map<String, Dsv4HeapPlan.Alloc> plan = new LinkedHashMap<>();
+    private final Map<String, KernelRef> kernels = new HashMap<>();
+    private final Map<String, TensorVar> allocated = new LinkedHashMap<>();
+    Orch o;
+
+    Dsv4Build(String name, Dsv4Program program, Dsv4Preset preset, Dsv4Faults faults) {
+        this.p = ProgramBuilder.program(name);
+        this.program = program;
+        this.preset = preset;
+        this.m = preset.dims();
+        this.faults = faults;
+        this.t = preset.t();
+        for (Dsv4HeapPlan.Alloc a : Dsv4HeapPlan.of(program, preset)) {
+            plan.put(a.name(), a);
+        }
+    }
+
+    /** The heap intermediate {@code name} of the plan, created now in the current scope (rank-1 as [1, n]). */
+    TensorVar alloc(String name) {
+        Dsv4HeapPlan.Alloc a = plan.get(name);
+        if (a == null) {
+            throw new IllegalStateException(program.programName() + ": '" + name + "' is not in Dsv4HeapPlan; has "
+                    + plan.keySet());
+        }
+        if (allocated.containsKey(name)) {
+            throw new IllegalStateException(program.programName() + ": '" + name + "' is allocated twice");
+        }
+        long[] shape = a.shape();
+        if (shape.length == 1) {
+            shape = new long[] {1, shape[0]};
+        }
+        TensorVar v = o.alloc(name, a.dtype(), shape);
+        o.submit(creator(a.dtype(), shape.length), out(v));
+        allocated.put(name, v);
+        return v;
+    }
+
+    /** The intermediates allocated so far, in order. */
+    Map<String, TensorVar> allocated() {
+        return allocated;
+    }
+
+    private KernelRef creator(DType dtype, int rank) {
+        String name = "create_" + dtype.text() + "_r" + rank;
+        return kernels.computeIfAbsent(name, n -> {
+            KernelBuilder k = KernelBuilder.kernel(n);
+            k.output("t", dtype, rank);
+            return p.aiv(k.build());
+        });
+    }
+
+    /** A vector-core kernel, registered once. */
+    KernelRef aiv(String name, Consumer<KernelBuilder> body) {
+        return register(name, body, false);
+    }
+
+    /** A cube-core (matmul) kernel, registered once. */
+    KernelRef aic(String name, Consumer<KernelBuilder> body) {
+        return register(name, body, true);
+    }
+
+    private KernelRef register(String name, Consumer<KernelBuilder> body, boolean cube) {
+        KernelRef r = kernels.get(name);
+        if (r != null) {
+            return r;
+        }
+        KernelBuilder k = KernelBuilder.kernel(name);
+        body.accept(k);
+        Kernel kernel = k.build();
+        r = cube ? p.aic(kernel) : p.aiv(kernel);
+        kernels.put(name, r);
+        return r;
+    }
+
+    void submit(KernelRef k, TaskArg... args) {
+        o.submit(k, args);
+    }
+
+    /** {@code ceil(a / b)}. */
+    static int ceilDiv(int a, int b) {
+        return (a + b - 1) / b;
+    }
+
+    /** The largest of {@code preferred, preferred/2, …} that divides {@code n} (at least 1). */
+    static int tileOf(int n, int preferred) {
+        int c = Math.min(n, preferred);
+        while (n % c != 0) {
+            c--;
+        }
+        return c;
+    }
+}

@@ -1,0 +1,97 @@
+package dev.jpto.lib.models.dsv4.kernels;
+
+import static dev.jpto.isa.DType.FP32;
+import static dev.jpto.isa.DType.INT32;
+
+import dev.jpto.compiler.dsl.KTensor;
+import dev.jpto.compiler.dsl.KTile;
+import dev.jpto.compiler.dsl.KernelBuilder;
+import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.isa.DType;
+import dev.jpto.isa.op.Fn;
+
+/** Kernel fragments the stages share: interleaved RoPE by pair swap, split-K matmuls and their reductions. */
+final class Tiles {
+    private Tiles() {
+    }
+
+    /** Scratch of {@link #rope}: x transposed, gathered, and back. */
+    record RopeScratch(KTile xt, KTile g, KTile sw) {
+        static RopeScratch of(KernelBuilder kb, int rows, int rope) {
+            return new RopeScratch(kb.tile("rope_xt", FP32, rope, rows), kb.tile("rope_g", FP32, rope, rows),
+                    kb.tile("rope_sw", FP32, rows, rope));
+        }
+    }
+
+    /**
+     * {@code x = x·cos_il + swap(x)·sin_signed} in place: pair (2i, 2i+1) rotated; the sign pattern of sin_signed
+     * picks forward or inverse. swap exchanges lanes 2i and 2i+1 (a gather of the transposed tile by the pair-swap
+     * index column).
+     */
+    static void rope(KernelBuilder kb, KTile x, KTile cosIl, KTile sinSigned, KTile swapCol, RopeScratch s) {
+        kb.transpose(s.xt(), x).gatherRows(s.g(), s.xt(), swapCol).transpose(s.sw(), s.g())
+                .mul(x, x, cosIl).mul(s.sw(), s.sw(), sinSigned).add(x, x, s.sw());
+    }
+
+    /** Loads the pair-swap index row 0 of {@code swapIdx} [.., rope] as a column [rope, 1]. */
+    static KTile swapColumn(KernelBuilder kb, KTensor swapIdx, int rope) {
+        KTile row = kb.tile("swap_row", INT32, 1, rope);
+        KTile col = kb.tile("swap_col", INT32, rope, 1);
+        kb.load(row, swapIdx, 0, 0).transpose(col, row);
+        return col;
+    }
+
+    /**
+     * A split-K matmul task: {@code out[T, nc] = a[T, kPart] · w[kPart, nc]} over all rows in 16-row tiles,
+     * K in chunks of up to {@code kc}; a and w in {@code dtype} (fp32 accumulation, or int8 → int32).
+     */
+    static KernelRef splitK(Dsv4Build b, String name, DType dtype, int rows, int kPart, int nc, int kc) {
+        int kk = Dsv4Build.tileOf(kPart, kc);
+        DType acc = dtype == DType.INT8 ? INT32 : FP32;
+        return b.aic(name, kb -> {
+            KTensor a = kb.input("a", dtype, 2);
+            KTensor w = kb.input("w", dtype, 2);
+            KTensor o = kb.output("out", acc, 2);
+            KTile ta = kb.tile("ta", dtype, 16, kk);
+            KTile tw = kb.tile("tw", dtype, kk, nc);
+            KTile tc = kb.tile("tc", acc, 16, nc);
+            kb.forRange("m", 0, rows, 16, mi -> {
+                kb.fill(tc, 0);
+                kb.forRange("k", 0, kPart, kk, k -> kb.load(ta, a, mi, k).load(tw, w, k, 0).matmulAcc(tc, ta, tw));
+                kb.store(tc, o, mi, 0);
+            });
+        });
+    }
+
+    /** Adds {@code parts} partials stacked every {@code stride} rows: 16 rows × nc columns at (r0, c0). */
+    static KernelRef reduceParts(Dsv4Build b, String name, int parts, int stride, int nc) {
+        return b.aiv(name, kb -> {
+            KTensor pt = kb.input("partials", FP32, 2);
+            KTensor o = kb.output("out", FP32, 2);
+            var r0 = kb.scalar("r0");
+            var c0 = kb.scalar("c0");
+            KTile acc = kb.tile("acc", FP32, 16, nc);
+            KTile u = kb.tile("u", FP32, 16, nc);
+            kb.load(acc, pt, r0, c0);
+            kb.forRange("q", 1, parts, q -> kb.load(u, pt, r0.plus(q.times(stride)), c0).add(acc, acc, u));
+            kb.store(acc, o, 0, 0);
+        });
+    }
+
+    /** {@code dst[R, 1] = max(rowSum(a²)/n + eps)^-1/2} using {@code sq} (a's shape) as scratch; accumulates. */
+    static void addSquares(KernelBuilder kb, KTile acc, KTile a, KTile sq, KTile part) {
+        kb.mul(sq, a, a).rowSum(part, sq).add(acc, acc, part);
+    }
+
+    static void finishRsqrt(KernelBuilder kb, KTile acc, int n, double eps) {
+        kb.muls(acc, acc, 1.0 / n).adds(acc, acc, eps).unary(Fn.Unary.RSQRT, acc, acc);
+    }
+
+    /**
+     * Full-tile mask from a column: {@code mask[r][c] = col[r][0] > 0} (int32 col), via a zero tile broadcast.
+     * {@code zeros} and {@code wide} are int32 tiles of the mask's shape.
+     */
+    static void columnMask(KernelBuilder kb, KTile mask, KTile col, KTile zeros, KTile wide) {
+        kb.fill(zeros, 0).rowBroadcast(Fn.Binary.ADD, wide, zeros, col).compareScalar(Fn.Compare.GT, mask, wide, 0);
+    }
+}

@@ -1,0 +1,98 @@
+package dev.jpto.lib.models.dsv4.kernels;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.ir.Stmt;
+import dev.jpto.compiler.run.RunConfig;
+import dev.jpto.lib.models.dsv4.Dsv4Faults;
+import dev.jpto.lib.models.dsv4.Dsv4HeapPlan;
+import dev.jpto.lib.models.dsv4.Dsv4Preset;
+import dev.jpto.lib.models.dsv4.Dsv4Program;
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The tiny presets through compile → run on the simulated chip, validated against the plain-Java golden. */
+class Dsv4KernelsTinyTest {
+
+    @Test
+    void swaTinyMatchesTheGoldenAndFillsRingOneWithThePlannedHeap() {
+        try (Arena arena = Arena.ofShared()) {
+            Dsv4Preset tiny = Dsv4Preset.tiny();
+            Dsv4KernelRun r = Dsv4KernelRun.run(Dsv4Program.SWA, tiny, Dsv4Faults.NONE, RunConfig.defaults(), arena);
+            System.out.printf("SWA tiny: share relL2=%.5f gain=%.5f, x_out bad=%d, rings %s%n", r.share().relL2(),
+                    r.share().gain(), r.xOut().bad(), r.report().rings());
+            assertThat(r.failures()).isEmpty();
+            assertThat(r.share().relL2()).isLessThan(0.01);
+            // every intermediate lives in the body scope until the end: ring 1's high-water is the plan's sum
+            long planned = Dsv4HeapPlan.peakBytes(Dsv4HeapPlan.of(Dsv4Program.SWA, tiny), 1);
+            assertThat(r.report().ring(1).heapMax()).isEqualTo(planned);
+            assertThat(r.report().ring(0).heapMax()).isZero();
+            assertThat(r.report().ring(2).heapMax()).isZero();
+        }
+    }
+
+    @Test
+    void hcaTinyMatchesTheGolden() {
+        try (Arena arena = Arena.ofShared()) {
+            Dsv4Preset tiny = Dsv4Preset.tiny();
+            Dsv4KernelRun r = Dsv4KernelRun.run(Dsv4Program.HCA, tiny, Dsv4Faults.NONE, RunConfig.defaults(), arena);
+            System.out.printf("HCA tiny: share relL2=%.5f gain=%.5f, x_out bad=%d%n", r.share().relL2(),
+                    r.share().gain(), r.xOut().bad());
+            assertThat(r.failures()).isEmpty();
+            long planned = Dsv4HeapPlan.peakBytes(Dsv4HeapPlan.of(Dsv4Program.HCA, tiny), 1);
+            assertThat(r.report().ring(1).heapMax()).isEqualTo(planned);
+        }
+    }
+
+    @Test
+    void swaAllocatesExactlyTheHeapPlanInOrderInTheBodyScope() {
+        Dsv4Preset tiny = Dsv4Preset.tiny();
+        Program p = Dsv4Kernels.build(Dsv4Program.SWA, tiny);
+        assertThat(p.body()).hasSize(1).first().isInstanceOf(Stmt.Scope.class);
+        List<String> got = new ArrayList<>();
+        for (Stmt s : ((Stmt.Scope) p.body().getFirst()).body()) {
+            if (s instanceof Stmt.Alloc a) {
+                got.add(a.tensor().name() + " " + a.tensor().dtype().text() + " " + bytes(a.tensor().shape()));
+            }
+        }
+        List<String> want = new ArrayList<>();
+        for (Dsv4HeapPlan.Alloc a : Dsv4HeapPlan.of(Dsv4Program.SWA, tiny)) {
+            want.add(a.name() + " " + a.dtype().text() + " " + bytes(a.shape()));
+        }
+        assertThat(got).containsExactlyElementsOf(want);
+    }
+
+    private static long bytes(long[] shape) {
+        return Arrays.stream(shape).reduce(1, Math::multiplyExact);
+    }
+
+    @Test
+    void aKernelScalingAttentionBy101FailsValidation() {
+        assertBrokenKernelFails(Dsv4Faults.scaled(1.01));
+    }
+
+    @Test
+    void aKernelDroppingTheSinkFailsValidation() {
+        assertBrokenKernelFails(Dsv4Faults.noSink());
+    }
+
+    @Test
+    void aKernelSkippingTheInverseRopeFailsValidation() {
+        assertBrokenKernelFails(Dsv4Faults.noInverseRope());
+    }
+
+    private static void assertBrokenKernelFails(Dsv4Faults faults) {
+        try (Arena arena = Arena.ofShared()) {
+            Dsv4KernelRun r = Dsv4KernelRun.run(Dsv4Program.SWA, Dsv4Preset.tiny(), faults, RunConfig.defaults(),
+                    arena);
+            System.out.printf("SWA tiny %s: share relL2=%.5f gain=%.5f, x_out pass=%s%n", faults, r.share().relL2(),
+                    r.share().gain(), r.xOut().pass());
+            assertThat(r.share().pass()).as("attention-share check catches %s", faults).isFalse();
+            assertThat(r.failures()).anyMatch(f -> f.startsWith("attention share"));
+        }
+    }
+}
