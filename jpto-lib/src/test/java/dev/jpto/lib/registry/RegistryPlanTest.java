@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The static ring plan against the chip, for every registered program at its tiny presets: run with exactly
  * the recommended runtime_cfg, the program passes, and per ring the measured high-water marks lie between the
  * plan's live set and what the plan says is needed (the heap's need may exceed the live set by the space a
- * wrap can waste), with the live set at least 1/1.25 of what was measured.
+ * wrap can waste), with the live heap at least 1/1.25 of what was measured; live tasks may run ahead into the
+ * slack of the power-of-two window.
  */
 class RegistryPlanTest {
     static Stream<Arguments> tinyPresets() {
@@ -45,7 +46,9 @@ class RegistryPlanTest {
             assertThat(measured.heapBytes()).as(where).isEqualTo(need.recommendedHeap());
             assertThat(measured.heapMax()).as(where + " heap").isBetween(need.liveHeapBytes(), need.heapBytes());
             assertThat(need.liveHeapBytes() * 1.25).as(where + " heap").isGreaterThanOrEqualTo(measured.heapMax());
-            assertThat(measured.taskWindowMax()).as(where + " tasks").isBetween(need.liveTasks(), need.liveTasks() + 1);
+            // The window is rounded up to a power of two, and the orchestrator may run ahead into that slack.
+            assertThat(measured.taskWindowMax()).as(where + " tasks")
+                    .isBetween(need.liveTasks(), need.recommendedTaskWindow() - 1);
         }
     }
 }
