@@ -60,4 +60,22 @@ public final class Sizes {
         }
         return Long.toString(bytes);
     }
+
+    /**
+     * For people, not for config: the exact unit when there is one, else one decimal of the largest unit the
+     * value reaches ({@code 403620460} → {@code 384.9MiB}, {@code 1536} → {@code 1.5KiB}, {@code 900} → {@code 900B}).
+     */
+    public static String approx(long bytes) {
+        String exact = format(bytes);
+        if (!exact.equals(Long.toString(bytes))) {
+            return exact;
+        }
+        for (int i = UNITS.length - 1; i >= 0; i--) {
+            double unit = Math.scalb(1.0, 10 * (i + 1));
+            if (bytes >= unit) {
+                return String.format(Locale.ROOT, "%.1f%s", bytes / unit, UNITS[i]);
+            }
+        }
+        return bytes + "B";
+    }
 }

@@ -19,6 +19,11 @@ class ConfigTest {
         assertThat(Sizes.format(1L << 30)).isEqualTo("1GiB");
         assertThat(Sizes.format(3072)).isEqualTo("3KiB");
         assertThat(Sizes.format(1536)).isEqualTo("1536");
+        assertThat(Sizes.approx(403620460)).isEqualTo("384.9MiB");
+        assertThat(Sizes.approx(1536)).isEqualTo("1.5KiB");
+        assertThat(Sizes.approx(900)).isEqualTo("900B");
+        assertThat(Sizes.approx(0)).isEqualTo("0B");
+        assertThat(Sizes.approx(512L << 20)).isEqualTo("512MiB");
         assertThatThrownBy(() -> Sizes.parseBytes("512MB")).hasMessageContaining("KiB, MiB, GiB or TiB");
         assertThatThrownBy(() -> Sizes.parseBytes("-1")).hasMessageContaining("not a byte count");
         assertThatThrownBy(() -> Sizes.parseBytes("99999999TiB")).hasMessageContaining("64 bits");

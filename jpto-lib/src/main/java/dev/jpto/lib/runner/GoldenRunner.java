@@ -88,7 +88,7 @@ public final class GoldenRunner {
             inputs.put(in.name(), t);
             inputBytes += t.byteSize();
         }
-        log.done("generate inputs", s, inputs.size() + " tensor(s), " + Sizes.format(inputBytes));
+        log.done("generate inputs", s, inputs.size() + " tensor(s), " + Sizes.approx(inputBytes));
 
         // outputs updated in place start from their fill, in the golden's tensors and the chip's alike
         Map<String, Tensor> initial = new LinkedHashMap<>();
@@ -219,7 +219,7 @@ public final class GoldenRunner {
     private static String heapHighWater(RunReport report) {
         RunReport.Ring max = report.rings().stream().max(Comparator.comparingLong(RunReport.Ring::heapMax))
                 .orElseThrow();
-        return Sizes.format(max.heapMax()) + " of " + Sizes.format(max.heapBytes()) + " (ring " + max.ring() + ")";
+        return Sizes.approx(max.heapMax()) + " of " + Sizes.format(max.heapBytes()) + " (ring " + max.ring() + ")";
     }
 
     private static String micros(long nanos) {
