@@ -32,10 +32,16 @@ public final class DryRun {
     /**
      * Runs {@code program} once on the chip {@code config} names with empty kernel bodies.
      *
-     * @throws IllegalArgumentException for an invalid config (nothing runs)
+     * @throws IllegalArgumentException for an invalid config, or one with enable_dump_args (nothing runs)
      * @throws dev.jpto.runtime.ChipRuntimeException when the run fails, exactly as a real run with these ring sizes
      */
     public static RunReport run(CompiledProgram program, RunConfig config) {
+        if (config.enableDumpArgs() != 0) {
+            // the placeholders hold nothing, and dumping them would commit and write every byte of them
+            throw new IllegalArgumentException("a dry run computes no tensors, so there is nothing to dump: "
+                    + "enable_dump_args=" + config.enableDumpArgs() + " is not allowed here (use 0; dump from 'jpto run "
+                    + "--dump-args')");
+        }
         long total = 0;
         for (TensorDecl d : program.program().signature()) {
             total += placeholderBytes(d);

@@ -1,6 +1,7 @@
 package dev.jpto.compiler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.jpto.compiler.ir.Program;
@@ -102,6 +103,13 @@ class DryRunTest {
     }
 
     @Test
+    void anArgumentDumpIsRefusedBeforeAnythingRuns() {
+        CompiledProgram p = Compiler.compileInMemory(TestPrograms.heapHog(2));
+        assertThatThrownBy(() -> DryRun.run(p, RunConfig.defaults().withEnableDumpArgs(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("enable_dump_args=1 is not allowed");
+    }
+
+    @Test
     void aHeapBelowThePlanDeadlocksAsInARealRun() {
         Program p = PlanPrograms.heapHogAt(1, 6);
         RingPlan plan = RingPlanner.plan(p);
@@ -112,6 +120,7 @@ class DryRunTest {
                 () -> DryRun.run(Compiler.compileInMemory(p), small));
         ChipRuntimeException real = catchThrowableOfType(ChipRuntimeException.class, () -> realRun(p, small));
         assertThat(dry.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK).isEqualTo(real.error());
-        assertThat(dry.getMessage()).contains("heap bytes on ring 1").contains("the static ring plan of 'heap_hog_d1'");
+        assertThat(dry.getMessage()).contains("heap bytes on ring 1", "(scope-gated)",
+                "the static ring plan of 'heap_hog_d1'");
     }
 }
