@@ -1,5 +1,7 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.Compiler;
+import dev.jpto.compiler.DryRun;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.AutoRings;
@@ -8,7 +10,9 @@ import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.RunReport;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,6 +24,7 @@ import picocli.CommandLine.ParentCommand;
  * {@code jpto plan PROGRAM}: the static per-ring requirement (task slots, heap bytes, dep entries), from running
  * the orchestration symbolically, and whether the sizes in force (the program's default runtime_cfg plus any
  * {@code --runtime-cfg}) cover it — the answer before the run, instead of run, deadlock, double, run again.
+ * {@code --measure} checks the plan against the runtime itself: a {@link DryRun} at the sizes in force.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Static per-ring requirement of a program (task window, heap bytes, dep-pool entries) and the"
@@ -34,6 +39,11 @@ final class PlanCommand implements Callable<Integer> {
     @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE",
             description = "sizes to check against the plan, as for 'jpto run' (repeatable; e.g. ring_heap=256MiB)")
     Map<String, String> runtimeCfg = new LinkedHashMap<>();
+
+    @Option(names = "--measure", description = "also dry-run the orchestration on the chip at the sizes in force"
+            + " (empty kernel bodies: no inputs, golden or tile math) and print its high-water marks next to the plan;"
+            + " a ring deadlock there fails with the runtime's message (exit 3)")
+    boolean measure;
 
     @Option(names = "--verbose", description = "show stack traces of errors")
     boolean verbose;
@@ -52,6 +62,13 @@ final class PlanCommand implements Callable<Integer> {
                     .map(a -> "NOT ENOUGH with the sizes in force: " + a)
                     .orElse("the sizes in force (default runtime_cfg " + spec.runtimeCfg() + " + --runtime-cfg "
                             + runtimeCfg + ") cover the plan"));
+            if (measure) {
+                long t0 = System.nanoTime();
+                RunReport r = DryRun.run(Compiler.compileInMemory(spec.program()), inForce);
+                top.out.printf(Locale.ROOT, "[PLAN] measured: dry run on %s, empty kernels, sizes in force: %d tasks"
+                        + " in %.3fs%n", inForce.platform().text(), r.tasksExecuted(), (System.nanoTime() - t0) / 1e9);
+                top.out.print(plan.measuredTable(r));
+            }
             return ExitCodes.PASS;
         });
     }

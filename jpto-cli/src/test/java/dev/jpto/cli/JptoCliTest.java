@@ -66,6 +66,28 @@ class JptoCliTest {
     }
 
     @Test
+    void planMeasureDryRunsAtTheSizesInForceAndPrintsTheHighWaterMarksNextToThePlan() {
+        assertThat(jpto("plan", "basic.matmul", "--preset", "tiny", "--measure", "--runtime-cfg", "ring_heap=auto"))
+                .as(err()).isZero();
+        assertThat(out()).containsPattern("\\[PLAN\\] measured: dry run on a2a3sim, empty kernels, sizes in force: 12 "
+                + "tasks in \\d+\\.\\d+s").contains("heap_max", "needed/max", "dep_pool_max");
+        // ring 0: default window, 12 live, the heap planned and measured alike (128 KiB of split-K partials)
+        assertThat(outLines()).anySatisfy(l -> assertThat(l.trim().split("\\s+")).startsWith("0", "16384", "12", "12",
+                "1MiB", "128KiB", "(131072)", "128KiB", "(131072)", "1.000"));
+
+        assertThat(jpto("plan", "basic.matmul", "--preset", "tiny", "--measure", "--runtime-cfg", "ring_heap=64KiB"))
+                .isEqualTo(3);
+        assertThat(err()).contains("HEAP_RING_DEADLOCK", "heap bytes on ring 0", "the static ring plan of");
+    }
+
+    @Test
+    void theDryRunIsNotAnOptionOfRun() {
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--measure")).isEqualTo(2);
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--dry-run")).isEqualTo(2);
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "dry_run=1")).isEqualTo(2);
+    }
+
+    @Test
     void listShowsEveryProgramWithItsPresetsAndTheDefaultMarked() {
         assertThat(jpto("list")).isZero();
         for (ProgramDef p : Programs.registry().all()) {

@@ -1,5 +1,6 @@
 package dev.jpto.compiler;
 
+import dev.jpto.compiler.exec.KernelInvoker;
 import dev.jpto.compiler.exec.ProgramInterpreter;
 import dev.jpto.compiler.run.AutoRings;
 import dev.jpto.compiler.run.CallConfigs;
@@ -45,9 +46,15 @@ final class Dispatch {
     }
 
     static RunReport run(Chip chip, CompiledProgram program, Map<String, Tensor> args, CallConfig call) {
+        return run(chip, program, args, call, program.kernels());
+    }
+
+    /** Runs with {@code kernels} as every task's body: the program's engines, or {@link DryRun}'s empty ones. */
+    static RunReport run(Chip chip, CompiledProgram program, Map<String, Tensor> args, CallConfig call,
+                         KernelInvoker kernels) {
         Map<String, Tensor> bound = ProgramArgs.bind(program.program(), args);
         try {
-            return chip.run(new ProgramInterpreter(program.program(), bound, program.kernels()), call);
+            return chip.run(new ProgramInterpreter(program.program(), bound, kernels), call);
         } catch (ChipRuntimeException e) {
             throw RingAdvice.explain(e, program.program(), call);
         }
@@ -55,10 +62,16 @@ final class Dispatch {
 
     /** Opens the chip, runs once, closes it. */
     static RunReport runOnce(CompiledProgram program, Map<String, Tensor> args, RunConfig config) {
+        return runOnce(program, args, config, program.kernels());
+    }
+
+    /** Opens the chip, runs once with {@code kernels} as the task bodies, closes it. */
+    static RunReport runOnce(CompiledProgram program, Map<String, Tensor> args, RunConfig config,
+                             KernelInvoker kernels) {
         CallConfig call = callConfig(config, program);
         ProgramArgs.bind(program.program(), args);
         try (Chip chip = open(config)) {
-            return run(chip, program, args, call);
+            return run(chip, program, args, call, kernels);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.jpto.compiler.plan;
 
+import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Sizes;
 import java.util.ArrayList;
@@ -128,6 +129,14 @@ public record RingPlan(String program, List<RingNeed> rings) {
     /** The table {@code jpto plan} prints: one row per ring, then the runtime_cfg line. */
     public String table() {
         return PlanTable.render(this);
+    }
+
+    /**
+     * This plan next to a run's measured high-water marks (e.g. a {@code DryRun}'s), one row per ring: the
+     * capacities in force, the plan's need and the measured mark for task slots, heap bytes and dep-pool entries.
+     */
+    public String measuredTable(RunReport report) {
+        return PlanTable.measured(this, report);
     }
 
     @Override
