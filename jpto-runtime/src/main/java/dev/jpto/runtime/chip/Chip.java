@@ -3,6 +3,7 @@ package dev.jpto.runtime.chip;
 import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.ChipOptions;
 import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
@@ -97,6 +98,10 @@ public final class Chip implements AutoCloseable {
         java.util.Objects.requireNonNull(orchestration, "orchestration");
         config.validate();
         rejectUnsupported(config);
+        if (Thread.currentThread().isInterrupted()) {
+            throw new ChipRuntimeException(ErrorCode.CANCELLED, "the host cancelled the run before it started: thread '"
+                    + Thread.currentThread().getName() + "' is interrupted (e.g. Ctrl-C); nothing ran");
+        }
         RuntimeEnv env = config.runtimeEnv();
         boolean changed = prepareRings(env);
         int threads = config.aicpuThreads(platform);
@@ -155,6 +160,18 @@ public final class Chip implements AutoCloseable {
         }
         return new RunReport(platform, threads, report, tmap.capacity(), tmap.highWater(), engine.submitted(), elapsed,
                 statsFile, dfxFiles);
+    }
+
+    /**
+     * Ring heap regions mapped right now by all chips of this process, and their bytes (address space, not RSS):
+     * what a leak check counts, since every chip maps four and unmaps them on {@link #close()}.
+     */
+    public static long mappedHeapRegions() {
+        return NativeRegion.mappedRegions();
+    }
+
+    public static long mappedHeapBytes() {
+        return NativeRegion.mappedBytes();
     }
 
     /** Slot arrays are preallocated: the simulator bounds what one ring may ask for. */
