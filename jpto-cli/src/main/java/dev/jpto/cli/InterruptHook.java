@@ -11,10 +11,12 @@ import java.util.concurrent.TimeUnit;
  * let the process die under it: it interrupts the command's thread (a chip run then stops with CANCELLED and closes
  * its chip, the golden runner starts no further stage), waits a bounded time for the command to return, and reports
  * how long that took and whether any chip thread is left. The JVM then exits with 128 + the signal (130 for SIGINT).
+ * A host stage of the golden runner (inputs, golden, validation) is plain computation that cannot be interrupted:
+ * Ctrl-C there ends the process after the bound, without waiting for the stage.
  */
 final class InterruptHook {
     /** How long the hook waits for the command to stop before letting the JVM exit anyway. */
-    static final Duration STOP_BOUND = Duration.ofSeconds(3);
+    static final Duration STOP_BOUND = Duration.ofSeconds(2);
 
     private final Thread command;
     private final PrintStream err;
@@ -55,7 +57,8 @@ final class InterruptHook {
         String threads = left.isEmpty() ? "no chip threads left" : left.size() + " chip thread(s) still running "
                 + left;
         err.println(stopped ? "jpto: interrupted: the command stopped in " + ms + " ms; " + threads
-                : "jpto: interrupted: the command did not stop within " + STOP_BOUND.toMillis() + " ms; exiting anyway; "
+                : "jpto: interrupted: the command did not stop within " + STOP_BOUND.toMillis() + " ms (host stages "
+                + "such as generating inputs or computing the golden stop only at their end); exiting anyway; "
                 + threads);
         err.flush();
     }
