@@ -90,6 +90,9 @@ public final class OrchestratorImpl implements Orchestrator {
         java.util.Arrays.fill(taskWindowMax, 0);
         owners.clear();
         waiter.reset();
+        // The watchdog's view must start with this run: a stale "no completion since" from a failed run (whose
+        // completed count matches this run's 0) would declare the new run stalled before it began.
+        waiter.progress.restart();
     }
 
     public OrchestratorImpl(Engine engine, TensorMap tmap, RuntimeEnv env, ScopeStats stats) {
@@ -156,13 +159,29 @@ public final class OrchestratorImpl implements Orchestrator {
     }
 
     private void idle() {
-        if (engine.latch.failed()) {
-            throw failed(null);
-        }
-        if (engine.stalled(waiter.progress)) {
+        if (aborted()) {
             throw failed(null);
         }
         waiter.idle();
+    }
+
+    /** The run must stop: an error is latched, the host cancelled it, or the scheduler watchdog fired. */
+    private boolean aborted() {
+        return engine.latch.failed() || cancelled() || engine.stalled(waiter.progress);
+    }
+
+    /**
+     * The host cancels a run by interrupting the thread that called {@code Chip.run} (the orchestrator thread):
+     * latch CANCELLED so the scheduler threads stop too. The interrupt status is kept for the caller's own checks.
+     */
+    private boolean cancelled() {
+        if (!owner.isInterrupted()) {
+            return false;
+        }
+        fail(ErrorCode.CANCELLED, "the host cancelled the run: thread '" + owner.getName() + "' was interrupted "
+                + "(e.g. Ctrl-C) after " + engine.submitted() + " submitted and " + engine.completed()
+                + " completed tasks; the run stopped and the chip is usable again", null);
+        return true;
     }
 
     private ChipRuntimeException failed(ChipRuntimeException e) {
@@ -272,7 +291,7 @@ public final class OrchestratorImpl implements Orchestrator {
         Objects.requireNonNull(coreType, "coreType");
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(args, "args");
-        if (engine.latch.failed()) {
+        if (engine.latch.failed() || cancelled()) {
             throw failed(null);
         }
         long submitStart = events == null ? 0 : System.nanoTime();
@@ -498,7 +517,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 waiter.reset();
                 continue;
             }
-            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+            if (aborted()) {
                 throw failed(null);
             }
             String cause = null;
@@ -689,7 +708,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 waiter.reset();
                 continue;
             }
-            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+            if (aborted()) {
                 throw failed(null);
             }
             String cause = null;
@@ -766,7 +785,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 waiter.reset();
                 continue;
             }
-            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+            if (aborted()) {
                 throw failed(null);
             }
             if (headScopeGated(ring)) {
@@ -824,7 +843,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 waiter.reset();
                 continue;
             }
-            if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+            if (aborted()) {
                 throw failed(null);
             }
             if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
