@@ -16,11 +16,19 @@ public record FuzzCase(long seed, Program program, RunConfig config) {
         return "jpto fuzz --seed " + seed + " --count 1";
     }
 
-    /** The run config as {@code key=value} pairs in RunConfig's own vocabulary (platform included). */
-    public String runtimeCfg() {
+    /** The run config's fields that differ from {@link RunConfig#defaults()}, in RunConfig's own key vocabulary. */
+    public Map<String, String> nonDefaultCfg() {
+        Map<String, String> defaults = RunConfig.defaults().asMap();
         Map<String, String> m = new TreeMap<>(config.asMap());
+        m.entrySet().removeIf(e -> e.getValue().equals(defaults.get(e.getKey())));
+        m.putIfAbsent("platform", config.platform().text());
+        return m;
+    }
+
+    /** {@link #nonDefaultCfg()} as {@code key=value} pairs on one line. */
+    public String runtimeCfg() {
         StringBuilder sb = new StringBuilder();
-        m.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
+        nonDefaultCfg().forEach((k, v) -> sb.append(sb.isEmpty() ? "" : " ").append(k).append('=').append(v));
         return sb.toString();
     }
 
