@@ -76,6 +76,30 @@ final class IrEdits {
         return out;
     }
 
+    /** {@code body} without intermediate {@code name}: its alloc and every task that names it. */
+    static List<Stmt> dropTensor(List<Stmt> body, String name) {
+        List<Stmt> out = new ArrayList<>(body.size());
+        for (Stmt s : body) {
+            switch (s) {
+                case Stmt.For f -> out.add(new Stmt.For(f.var(), f.start(), f.end(), f.step(),
+                        dropTensor(f.body(), name)));
+                case Stmt.Scope sc -> out.add(new Stmt.Scope(dropTensor(sc.body(), name)));
+                case Stmt.Alloc a -> {
+                    if (!a.tensor().name().equals(name)) {
+                        out.add(a);
+                    }
+                }
+                case Stmt.Submit sub -> {
+                    if (sub.args().stream().noneMatch(a -> a instanceof SubmitArg.TensorArg ta
+                            && ta.tensor().root().equals(name))) {
+                        out.add(sub);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
     /** {@code body} with loop variable {@code var} replaced by {@code value} everywhere. */
     static List<Stmt> substitute(List<Stmt> body, String var, long value) {
         List<Stmt> out = new ArrayList<>(body.size());

@@ -15,9 +15,9 @@ import java.util.function.Supplier;
 
 /**
  * Reduces a failing case while the same finding persists (greedy, first improvement, restarting after each
- * accepted step): drop statements (outer first, so whole loops and scopes go at once), unwrap scopes, cut loops
- * to one iteration and unroll single iterations, halve tensor extents, and simplify the run config (default
- * thread count and ring sizes, a2a3sim). Every candidate must still pass the verifier and the
+ * accepted step): drop statements (outer first, so whole loops and scopes go at once), drop an intermediate with
+ * every task that uses it, unwrap scopes, cut loops to one iteration and unroll single iterations, halve tensor
+ * extents, and simplify the run config (default thread count and ring sizes, a2a3sim). Every candidate must still pass the verifier and the
  * {@link OrderingRules} before it is run, so the reduced program is as meaningful as the original.
  */
 public final class Shrinker {
@@ -81,6 +81,7 @@ public final class Shrinker {
         }
         for (int[] path : paths) {
             switch (IrEdits.at(p.body(), path)) {
+                case Stmt.Alloc a -> out.add(() -> body(c, IrEdits.dropTensor(p.body(), a.tensor().name())));
                 case Stmt.Scope sc -> out.add(() -> body(c, IrEdits.replace(p.body(), path, sc.body())));
                 case Stmt.For f -> {
                     Affine once = f.start().plus(f.step());
