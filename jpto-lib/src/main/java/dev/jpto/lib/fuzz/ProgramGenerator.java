@@ -398,7 +398,9 @@ public final class ProgramGenerator {
     /** Adds one task that keeps the rules (up to 8 tries); false if none was found. */
     private boolean submit(Forced forced) {
         for (int attempt = 0; attempt < 8; attempt++) {
-            Candidate c = candidate(forced);
+            // the last try for a forced argument is that argument alone (a reader of an intermediate always fits)
+            Candidate c = forced != null && attempt == 7
+                    ? submitCandidate(List.of(forced.arg), forced.rows, forced.cols) : candidate(forced);
             if (c == null) {
                 continue;
             }

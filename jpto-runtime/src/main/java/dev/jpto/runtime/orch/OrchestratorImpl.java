@@ -707,9 +707,16 @@ public final class OrchestratorImpl implements Orchestrator {
         }
     }
 
-    /** The oldest live task still holds its scope reference: only the (blocked) orchestrator could release it. */
+    /**
+     * The oldest live task still holds its scope reference: only the (blocked) orchestrator could release it.
+     * "Oldest" is judged at the tail the caller's admission test used ({@code reclaimedUpTo}), not a fresher read:
+     * had the scheduler retired tasks since, the task at a fresher tail may well be scope-gated while the ring
+     * already has room, and reporting a deadlock then would be false (a fuzzer found exactly that: code 3 on a
+     * window-4 ring holding one live task). A task at the applied tail that retired since has its scope bit set
+     * (slots keep it until reuse), so it does not count as gated and the caller's next reclaim makes progress.
+     */
     private boolean headScopeGated(Ring ring) {
-        int last = ring.lastTaskAlive();
+        int last = reclaimedUpTo[ring.id];
         if (last == ring.tasks.nextLocal()) {
             return false;
         }
