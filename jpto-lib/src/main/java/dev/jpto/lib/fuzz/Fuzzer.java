@@ -100,7 +100,9 @@ public final class Fuzzer {
                     out.println("[FUZZ] FINDING seed=" + seed + " " + f);
                     if (c != null && shrunk < s.maxShrinks() && s.shrinkRuns() > 0) {
                         shrunk++;
-                        reproducer(c, f, runner, s.shrinkRuns(), out);
+                        // a hang costs a whole deadline per run: shrink it only a little
+                        reproducer(c, f, runner, f.kind() == Outcome.Kind.HANG ? Math.min(8, s.shrinkRuns())
+                                : s.shrinkRuns(), out);
                     }
                     out.println("[FUZZ] replay: " + FuzzCase.replayCommand(seed));
                 }
