@@ -402,7 +402,9 @@ public final class OrchestratorImpl implements Orchestrator {
         // 4. wire fanins (STEP 6) and release the guard.
         int satisfied = 0;
         if (edgeN > 0) {
-            ensureDepPool(ring, edgeN, raw, kernelName);
+            ensureDepPool(ring, raw, kernelName); // may drop edges to producers that retired meanwhile
+        }
+        if (edgeN > 0) {
             ring.setFaninCount(slot, edgeN + 1);
             satisfied = wire(ring, raw);
         } else {
@@ -726,9 +728,16 @@ public final class OrchestratorImpl implements Orchestrator {
         }
     }
 
-    /** The oldest live task still holds its scope reference: only the (blocked) orchestrator could release it. */
+    /**
+     * The oldest live task still holds its scope reference: only the (blocked) orchestrator could release it.
+     * "Oldest" is judged at the tail the caller's admission test used ({@code reclaimedUpTo}), not a fresher read:
+     * had the scheduler retired tasks since, the task at a fresher tail may well be scope-gated while the ring
+     * already has room, and reporting a deadlock then would be false (a fuzzer found exactly that: code 3 on a
+     * window-4 ring holding one live task). A task at the applied tail that retired since has its scope bit set
+     * (slots keep it until reuse), so it does not count as gated and the caller's next reclaim makes progress.
+     */
     private boolean headScopeGated(Ring ring) {
-        int last = ring.lastTaskAlive();
+        int last = reclaimedUpTo[ring.id];
         if (last == ring.tasks.nextLocal()) {
             return false;
         }
@@ -749,27 +758,46 @@ public final class OrchestratorImpl implements Orchestrator {
                 env.ringTaskWindow()), null);
     }
 
-    private void ensureDepPool(Ring ring, int needed, long raw, String kernel) {
-        if (ring.deps.hasSpace(needed)) {
+    /**
+     * Makes room in {@code ring}'s dep pool for the task's {@code edgeN} edges. In the slow path, edges to
+     * producers that retired are dropped first (and again on every retry): the TensorMap's cached tail is
+     * refreshed only every {@code PUBLISH_INTERVAL} submits, so its lookups can return retired producers, which
+     * need no entry (claiming drops them anyway). Counting them made a pool the task fits report code 4 (a fuzzer
+     * found it: 4 entries demanded of a 4-entry pool by a task with 2 live producers).
+     */
+    private void ensureDepPool(Ring ring, long raw, String kernel) {
+        if (ring.deps.hasSpace(edgeN) || dropRetiredEdges() == 0 || ring.deps.hasSpace(edgeN)) {
             return;
         }
-        if (needed > ring.deps.capacity()) {
-            throw depDeadlock(ring, needed, raw, kernel, "the task needs more entries than the whole pool holds");
+        if (edgeN > ring.deps.capacity()) {
+            throw depDeadlock(ring, edgeN, raw, kernel, "the task needs more entries than the whole pool holds");
         }
         if (events == null) {
-            waitDepPool(ring, needed, raw, kernel);
+            waitDepPool(ring, raw, kernel);
             return;
         }
         long idles = waiter.idleCalls();
         long t0 = System.nanoTime();
         try {
-            waitDepPool(ring, needed, raw, kernel);
+            waitDepPool(ring, raw, kernel);
         } finally {
             traceWait(ring.id, TaskEvents.RES_DEP_POOL, idles, t0);
         }
     }
 
-    private void waitDepPool(Ring ring, int needed, long raw, String kernel) {
+    /** Keeps only the edges whose producer is still live; returns how many are left. */
+    private int dropRetiredEdges() {
+        int n = 0;
+        for (int i = 0; i < edgeN; i++) {
+            if (live(edges[i] & Ring.EDGE_ID_MASK)) {
+                edges[n++] = edges[i];
+            }
+        }
+        edgeN = n;
+        return n;
+    }
+
+    private void waitDepPool(Ring ring, long raw, String kernel) {
         waiter.reset();
         while (true) {
             reclaim(ring);
@@ -778,7 +806,8 @@ public final class OrchestratorImpl implements Orchestrator {
             if (last > 0) {
                 ring.deps.reclaimTo(ring.depMark[ring.slotOf(last - 1)]);
             }
-            if (ring.deps.hasSpace(needed)) {
+            int needed = dropRetiredEdges();
+            if (needed == 0 || ring.deps.hasSpace(needed)) {
                 return;
             }
             if (ring.deps.tail() != before) {
