@@ -29,6 +29,31 @@ public final class CompiledL3Program {
         return new CompiledL3Program(program, compiled, null);
     }
 
+    /**
+     * Compiles every chip program into {@code workDir/chips/NAME} and writes the host orchestration
+     * {@code workDir/l3.json} ({@link dev.jpto.compiler.workdir.L3Descriptor}); the result runs from memory.
+     */
+    public static CompiledL3Program compile(L3Program program, Path workDir) {
+        return compile(program, workDir, CompileOptions.defaults());
+    }
+
+    public static CompiledL3Program compile(L3Program program, Path workDir, CompileOptions options) {
+        return L3WorkDir.write(program, workDir, options);
+    }
+
+    /**
+     * Loads an L3 work dir, validating everything as {@link CompiledProgram#load} does for each chip program,
+     * and the host orchestration against them: any problem is a {@link WorkDirException} naming the file.
+     */
+    public static CompiledL3Program load(Path workDir) {
+        return L3WorkDir.load(workDir);
+    }
+
+    /** Whether {@code workDir} holds an L3 program (an {@code l3.json}) rather than a chip program. */
+    public static boolean isL3WorkDir(Path workDir) {
+        return L3WorkDir.isL3(workDir);
+    }
+
     public L3Program program() {
         return program;
     }

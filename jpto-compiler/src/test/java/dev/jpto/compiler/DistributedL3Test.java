@@ -17,10 +17,13 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RunReport;
 import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * L3 runs on several simulated chips against a sequential host executor (each call run in program order on one
@@ -192,6 +195,39 @@ class DistributedL3Test {
                     .hasMessageStartingWith("orch_error_code=2 HEAP_RING_DEADLOCK")
                     .hasMessageContaining("device 1").hasMessageContaining("'hog'");
         }
+    }
+
+    @Test
+    void anL3WorkDirRoundTripsAndIsCheckedLikeAChipWorkDir(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("wd");
+        CompiledL3Program.compile(splitMatmul(2), dir);
+        assertThat(CompiledL3Program.isL3WorkDir(dir)).isTrue();
+        assertThat(dir.resolve("chips/matmul/manifest.json")).exists();
+        CompiledL3Program loaded = CompiledL3Program.load(dir);
+        L3Program p = loaded.program();
+        assertThat(p.calls()).hasSize(6);
+        assertThat(p.chips()).isEqualTo(2);
+        assertThat(p.predecessors(5)).containsExactly(2, 3);
+        assertThat(p.calls().get(0).bindings().get("a").text()).isEqualTo("a[0:128, 0:128]");
+        assertThat(p.calls().get(0).bindings().get("c").text()).isEqualTo("part[0, 0:128, 0:128]");
+        try (Arena arena = Arena.ofShared()) {
+            Map<String, Tensor> expected = args(arena);
+            sequential(splitMatmul(2), expected, arena);
+            Map<String, Tensor> actual = args(arena);
+            loaded.run(actual, RunConfig.defaults(), 1);
+            assertThat(actual.get("c").toDoubleArray()).containsExactly(expected.get("c").toDoubleArray());
+        }
+        assertThatThrownBy(() -> Runner.executeCompiled(dir, Map.of())).isInstanceOf(WorkDirException.class)
+                .hasMessageContaining("is an L3 work dir");
+
+        Path l3 = dir.resolve("l3.json");
+        Files.writeString(l3, Files.readString(l3).replace("\"chips/matmul\"", "\"../matmul\""));
+        assertThatThrownBy(() -> CompiledL3Program.load(dir)).isInstanceOf(WorkDirException.class)
+                .hasMessageContaining("outside the work dir");
+        Files.writeString(l3, Files.readString(l3).replace("\"../matmul\"", "\"chips/matmul\"")
+                .replace("\"extents\" : [ 128, 128 ]", "\"extents\" : [ 128, 64 ]"));
+        assertThatThrownBy(() -> CompiledL3Program.load(dir)).isInstanceOf(WorkDirException.class)
+                .hasMessageContaining("l3.json").hasMessageContaining("is bound to");
     }
 
     @Test
