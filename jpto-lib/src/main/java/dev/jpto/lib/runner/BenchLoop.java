@@ -2,7 +2,9 @@ package dev.jpto.lib.runner;
 
 import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.ChipWorker;
+import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.CompiledProgram;
+import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.RunReport;
@@ -38,6 +40,35 @@ final class BenchLoop {
         } finally {
             progress.end();
         }
+        return result(us, last);
+    }
+
+    /**
+     * Rounds of a whole L3 run on {@code chips} chips, each timed by the run's wall time (first dispatch to last
+     * completion; opening the chips is not counted), every one with the run's RunConfig.
+     */
+    static BenchmarkResult runL3(CompiledL3Program program, int chips, Map<String, Tensor> args, RunConfig config,
+                                 int rounds, Progress progress) {
+        double[] us = new double[rounds];
+        L3Report last = null;
+        progress.begin("benchmark round", rounds);
+        try {
+            for (int w = 0; w < WARMUP_ROUNDS; w++) {
+                program.run(args, config, chips);
+            }
+            for (int r = 0; r < rounds; r++) {
+                last = program.run(args, config, chips);
+                us[r] = last.wallNanos() / 1_000.0;
+                progress.advance(r + 1);
+            }
+        } finally {
+            progress.end();
+        }
+        return result(us, last.aggregate());
+    }
+
+    private static BenchmarkResult result(double[] us, RunReport last) {
+        int rounds = us.length;
         double[] sorted = us.clone();
         Arrays.sort(sorted);
         double median = rounds % 2 == 1 ? sorted[rounds / 2] : (sorted[rounds / 2 - 1] + sorted[rounds / 2]) / 2;
