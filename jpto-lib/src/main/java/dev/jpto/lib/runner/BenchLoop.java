@@ -3,6 +3,7 @@ package dev.jpto.lib.runner;
 import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.ChipWorker;
 import dev.jpto.compiler.CompiledL3Program;
+import dev.jpto.compiler.DistributedWorker;
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
@@ -44,20 +45,20 @@ final class BenchLoop {
     }
 
     /**
-     * Rounds of a whole L3 run on {@code chips} chips, each timed by the run's wall time (first dispatch to last
-     * completion; opening the chips is not counted), every one with the run's RunConfig.
+     * Rounds of a whole L3 run on one {@link DistributedWorker} of {@code chips} chips, each timed by the run's
+     * wall time (first dispatch to last completion), every one with the run's RunConfig.
      */
     static BenchmarkResult runL3(CompiledL3Program program, int chips, Map<String, Tensor> args, RunConfig config,
                                  int rounds, Progress progress) {
         double[] us = new double[rounds];
         L3Report last = null;
         progress.begin("benchmark round", rounds);
-        try {
+        try (DistributedWorker worker = DistributedWorker.open(config, chips)) {
             for (int w = 0; w < WARMUP_ROUNDS; w++) {
-                program.run(args, config, chips);
+                worker.run(program, args, config);
             }
             for (int r = 0; r < rounds; r++) {
-                last = program.run(args, config, chips);
+                last = worker.run(program, args, config);
                 us[r] = last.wallNanos() / 1_000.0;
                 progress.advance(r + 1);
             }
