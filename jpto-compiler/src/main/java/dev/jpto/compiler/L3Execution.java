@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -129,7 +131,7 @@ final class L3Execution {
             }
         }
         int[] runningOn = new int[chips];
-        java.util.Arrays.fill(runningOn, -1);
+        Arrays.fill(runningOn, -1);
         long[] started = new long[n];
         L3Report.Call[] done = new L3Report.Call[n];
         LinkedBlockingQueue<Done> completions = new LinkedBlockingQueue<>();
@@ -241,7 +243,7 @@ final class L3Execution {
 
     private L3Report report(L3Report.Call[] done, long wall) {
         List<L3Report.Call> calls = new ArrayList<>(List.of(done));
-        calls.sort(java.util.Comparator.comparingLong(L3Report.Call::startNanos));
+        calls.sort(Comparator.comparingLong(L3Report.Call::startNanos));
         List<L3Report.Device> devices = new ArrayList<>();
         for (int c = 0; c < chips; c++) {
             int dev = device(c);

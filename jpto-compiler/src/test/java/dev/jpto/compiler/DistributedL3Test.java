@@ -231,6 +231,22 @@ class DistributedL3Test {
     }
 
     @Test
+    void aWorkerRunsRepeatedlyAndRefusesAConfigForOtherChips() {
+        CompiledL3Program p = CompiledL3Program.compile(splitMatmul(2));
+        RunConfig config = RunConfig.defaults().withDeviceId(1);
+        try (DistributedWorker w = DistributedWorker.open(config, 2); Arena arena = Arena.ofShared()) {
+            Map<String, Tensor> first = args(arena);
+            w.run(p, first);
+            Map<String, Tensor> second = args(arena);
+            L3Report r = w.run(p, second, config.withRingHeap(2L << 20));
+            assertThat(second.get("c").toDoubleArray()).containsExactly(first.get("c").toDoubleArray());
+            assertThat(r.calls()).allSatisfy(c -> assertThat(c.report().ring(0).heapBytes()).isEqualTo(2L << 20));
+            assertThatThrownBy(() -> w.run(p, args(arena), RunConfig.defaults()))
+                    .hasMessageContaining("device 1").hasMessageContaining("device_id=0");
+        }
+    }
+
+    @Test
     void theSimpleJobFormStillRuns() {
         try (Arena arena = Arena.ofShared()) {
             CompiledProgram add = Compiler.compileInMemory(TestPrograms.vectorAdd(64));
