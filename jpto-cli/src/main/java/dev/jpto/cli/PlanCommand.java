@@ -2,6 +2,7 @@ package dev.jpto.cli;
 
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.DryRun;
+import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.AutoRings;
@@ -11,7 +12,9 @@ import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -52,22 +55,35 @@ final class PlanCommand implements Callable<Integer> {
     public Integer call() {
         return Outcome.of("plan", top.err, verbose, () -> {
             ProgramSpec spec = program.spec(top.registry);
-            RingPlan plan = RingPlanner.plan(spec.program());
             top.out.println("[PLAN] " + spec.programName() + " preset=" + spec.preset());
-            top.out.println(plan.table());
+            List<RingPlan> plans = new ArrayList<>();
+            for (Program p : spec.chipPrograms()) {
+                RingPlan plan = RingPlanner.plan(p);
+                plans.add(plan);
+                if (spec.l3().isPresent()) {
+                    top.out.println("[PLAN] chip program " + p.name() + ":");
+                }
+                top.out.println(plan.table());
+            }
+            // an L3 program runs every chip call with one ring configuration: per ring the largest need
+            RingPlan plan = plans.size() == 1 ? plans.getFirst() : RingPlan.covering(spec.programName(), plans);
             top.out.println("[PLAN] recommended: " + plan.runtimeCfgLine());
             RunConfig inForce = AutoRings.resolve(
-                    RuntimeCfg.resolve(spec.runtimeCfg(), runtimeCfg, Platform.A2A3SIM, 0), spec.program());
+                    RuntimeCfg.resolve(spec.runtimeCfg(), runtimeCfg, Platform.A2A3SIM, 0), plan);
             top.out.println("[PLAN] " + plan.advice(CallConfigs.from(inForce).runtimeEnv())
                     .map(a -> "NOT ENOUGH with the sizes in force: " + a)
                     .orElse("the sizes in force (default runtime_cfg " + spec.runtimeCfg() + " + --runtime-cfg "
                             + runtimeCfg + ") cover the plan"));
             if (measure) {
-                long t0 = System.nanoTime();
-                RunReport r = DryRun.run(Compiler.compileInMemory(spec.program()), inForce);
-                top.out.printf(Locale.ROOT, "[PLAN] measured: dry run on %s, empty kernels, sizes in force: %d tasks"
-                        + " in %.3fs%n", inForce.platform().text(), r.tasksExecuted(), (System.nanoTime() - t0) / 1e9);
-                top.out.print(plan.measuredTable(r));
+                // each chip program dry-runs on its own, at the sizes in force (an L3 program's chips share them)
+                for (int i = 0; i < plans.size(); i++) {
+                    long t0 = System.nanoTime();
+                    RunReport r = DryRun.run(Compiler.compileInMemory(spec.chipPrograms().get(i)), inForce);
+                    top.out.printf(Locale.ROOT, "[PLAN] measured%s: dry run on %s, empty kernels, sizes in force: %d"
+                            + " tasks in %.3fs%n", spec.l3().isPresent() ? " (" + plans.get(i).program() + ")" : "",
+                            inForce.platform().text(), r.tasksExecuted(), (System.nanoTime() - t0) / 1e9);
+                    top.out.print(plans.get(i).measuredTable(r));
+                }
             }
             return ExitCodes.PASS;
         });

@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.DryRun;
+import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.plan.RingNeed;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
+import dev.jpto.compiler.run.AutoRings;
 import dev.jpto.compiler.run.CallConfigs;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.lib.Programs;
@@ -24,6 +27,7 @@ import dev.jpto.runtime.Sizes;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -70,29 +74,36 @@ class RegistryPlanTest {
         return everyPreset().filter(a -> ((String) a.get()[1]).startsWith("tiny"));
     }
 
-    /** Every program with a {@code pro} preset (the DSv4 Pro programs, whichever the registry holds). */
+    /** Every chip program with a {@code pro} preset (the DSv4 Pro attention programs, whichever the registry holds). */
     static Stream<String> proPrograms() {
-        return Programs.registry().all().stream().filter(p -> p.presets().contains("pro")).map(ProgramDef::name);
+        return Programs.registry().all().stream().filter(p -> p.presets().contains("pro"))
+                .filter(p -> p.spec("pro").l3().isEmpty()).map(ProgramDef::name);
     }
 
     private static RunConfig config(ProgramSpec spec, Map<String, String> runtimeCfg) {
         return RuntimeCfg.resolve(spec.runtimeCfg(), runtimeCfg, Platform.A2A3SIM, 0);
     }
 
-    private static RunReport dryRun(ProgramSpec spec, RunConfig config) {
-        return DryRun.run(Compiler.compileInMemory(spec.program()), config);
+    private static RunReport dryRun(Program program, RunConfig config) {
+        return DryRun.run(Compiler.compileInMemory(program), config);
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("everyPreset")
     void thePlanBoundsTheDryRunHighWaterMarks(String name, String preset) {
         ProgramSpec spec = Programs.registry().get(name).spec(preset);
-        RingPlan plan = RingPlanner.plan(spec.program());
-        RunReport r = dryRun(spec, config(spec, plan.runtimeCfg()));
+        for (Program program : spec.chipPrograms()) { // an L3 program: each of its chip programs on its own
+            boundsHold(name + " " + preset + " " + program.name(), program, spec);
+        }
+    }
+
+    private static void boundsHold(String name, Program program, ProgramSpec spec) {
+        RingPlan plan = RingPlanner.plan(program);
+        RunReport r = dryRun(program, config(spec, plan.runtimeCfg()));
         assertThat(r.tasksExecuted()).isEqualTo(plan.rings().stream().mapToLong(RingNeed::tasks).sum());
         for (RunReport.Ring measured : r.rings()) {
             RingNeed need = plan.ring(measured.ring());
-            String where = name + " " + preset + " ring " + measured.ring() + " measured " + measured + "\n"
+            String where = name + " ring " + measured.ring() + " measured " + measured + "\n"
                     + plan.table();
             assertThat(measured.heapBytes()).as(where).isEqualTo(need.recommendedHeap());
             assertThat(measured.heapMax()).as(where + " heap_max").isBetween(need.liveHeapBytes(), need.heapBytes());
@@ -109,12 +120,16 @@ class RegistryPlanTest {
     @MethodSource("tinyPresets")
     void theRecommendationRunsForRealWithTheDryRunsHeapHighWaterMarks(String name, String preset) {
         ProgramSpec spec = Programs.registry().get(name).spec(preset);
+        if (spec.l3().isPresent()) {
+            l3(spec);
+            return;
+        }
         RingPlan plan = RingPlanner.plan(spec.program());
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         RunResult real = GoldenRunner.runJit(spec, RunSpec.defaults(new PrintStream(buf, true,
                 StandardCharsets.UTF_8)), plan.runtimeCfg());
         assertThat(real.passed()).as(buf.toString(StandardCharsets.UTF_8)).isTrue();
-        RunReport dry = dryRun(spec, config(spec, plan.runtimeCfg()));
+        RunReport dry = dryRun(spec.program(), config(spec, plan.runtimeCfg()));
         assertThat(dry.tasksExecuted()).isEqualTo(real.report().tasksExecuted());
         for (RunReport.Ring measured : real.report().rings()) {
             RingNeed need = plan.ring(measured.ring());
@@ -146,7 +161,8 @@ class RegistryPlanTest {
         }
         assertThat(advice.get()).contains("ring_heap=" + plan.runtimeCfg().get("ring_heap"));
 
-        ChipRuntimeException e = catchThrowableOfType(ChipRuntimeException.class, () -> dryRun(spec, at256));
+        ChipRuntimeException e = catchThrowableOfType(ChipRuntimeException.class,
+                () -> dryRun(spec.program(), at256));
         assertThat(e).as("a dry run with ring_heap=256MiB").isNotNull();
         assertThat(e.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK);
         assertThat(e.orchErrorCode()).isEqualTo(2);
@@ -154,9 +170,38 @@ class RegistryPlanTest {
                 .contains("heap bytes on ring " + r + " (capacity " + MIB_256));
         assertThat(e.getMessage()).as("the deadlock quotes the plan").contains(advice.get());
 
-        RunReport ok = dryRun(spec, config(spec, plan.runtimeCfg()));
+        RunReport ok = dryRun(spec.program(), config(spec, plan.runtimeCfg()));
         for (int r : shortRings) {
             assertThat(ok.ring(r).heapMax()).isGreaterThan(MIB_256).isLessThanOrEqualTo(plan.ring(r).recommendedHeap());
+        }
+    }
+
+    /**
+     * An L3 program runs every chip call with one ring configuration: per ring the largest recommendation over its
+     * chip programs' plans. Each call's high-water marks lie within its own chip program's plan.
+     */
+    private static void l3(ProgramSpec spec) {
+        Map<String, RingPlan> plans = new LinkedHashMap<>();
+        spec.chipPrograms().forEach(p -> plans.put(p.name(), RingPlanner.plan(p)));
+        RunConfig merged = AutoRings.resolve(RunConfig.fromMap(Map.of("ring_task_window", "auto", "ring_heap", "auto",
+                "ring_dep_pool", "auto")), plans.values().toArray(RingPlan[]::new));
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        RunResult r = GoldenRunner.runJit(spec, RunSpec.defaults(new PrintStream(buf, true, StandardCharsets.UTF_8)),
+                merged.asMap());
+        assertThat(r.passed()).as(buf.toString(StandardCharsets.UTF_8)).isTrue();
+        L3Report l3 = r.l3().orElseThrow();
+        RuntimeEnv env = CallConfigs.from(merged).runtimeEnv();
+        for (L3Report.Call call : l3.calls()) {
+            RingPlan plan = plans.get(call.chipProgram());
+            for (RunReport.Ring measured : call.report().rings()) {
+                RingNeed need = plan.ring(measured.ring());
+                String where = spec.programName() + " call " + call.label() + " ring " + measured.ring() + " "
+                        + plan.table();
+                assertThat(measured.heapBytes()).as(where).isEqualTo(env.ringHeap()[measured.ring()]);
+                assertThat(measured.heapMax()).as(where + " heap").isBetween(need.liveHeapBytes(), need.heapBytes());
+                assertThat(measured.taskWindowMax()).as(where + " tasks")
+                        .isBetween(need.liveTasks(), measured.taskWindow() - 1);
+            }
         }
     }
 }
