@@ -20,6 +20,7 @@ public final class Programs {
     private static ProgramRegistry build() {
         List<ProgramDef> all = new ArrayList<>(BasicPrograms.all());
         all.addAll(dev.jpto.lib.models.dsv4.kernels.Dsv4Programs.all());
+        all.add(dev.jpto.lib.models.dsv4.kernels.MoePrograms.def());
         return new ProgramRegistry(all);
     }
 }
