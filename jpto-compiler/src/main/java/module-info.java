@@ -6,6 +6,7 @@ module dev.jpto.compiler {
     exports dev.jpto.compiler;
     exports dev.jpto.compiler.dsl;
     exports dev.jpto.compiler.ir;
+    exports dev.jpto.compiler.l3;
     exports dev.jpto.compiler.plan;
     exports dev.jpto.compiler.run;
 }

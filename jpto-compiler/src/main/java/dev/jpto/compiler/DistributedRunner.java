@@ -1,8 +1,11 @@
 package dev.jpto.compiler;
 
+import dev.jpto.compiler.l3.L3Program;
+import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.CallConfig;
+import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.RunReport;
 import java.util.ArrayList;
@@ -14,8 +17,25 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * L3: several chips in one host. Job {@code i} runs on device {@code config.deviceId() + i} of
- * {@code config.platform()}, all concurrently, every chip with the same CallConfig from the one RunConfig.
+ * L3: several simulated chips in one host (pypto's {@code distributed_runner}). An {@link L3Program} runs on
+ * {@code chips} chips, devices {@code config.deviceId()} .. {@code config.deviceId() + chips - 1} of
+ * {@code config.platform()}: every ready chip call is dispatched at once to its chip (one call per chip at a time),
+ * and every call's CallConfig comes from {@code CallConfigs.from} of the one RunConfig, so a ring size in the
+ * RunConfig (a scalar {@code ring_heap}, say) reaches every ring of every chip. Chips read and write the host
+ * tensors in place. A failed call stops the run: nothing more is dispatched, calls already running finish, and the
+ * failure is thrown with the device id and call in its message ({@link ChipRuntimeException} keeps the code).
+ *
+ * <pre>{@code
+ * L3Report r = DistributedRunner.run(l3Program, Map.of("a", a, "b", b, "c", c),
+ *         RunConfig.defaults().withRingHeap(1L << 30), 2);
+ * r.lines().forEach(System.out::println); // one line per device: calls, runtime, heap high-water
+ * }</pre>
+ *
+ * <p>The number of chips is a run argument, not a RunConfig field: like pypto's {@code DistributedConfig.device_ids},
+ * it belongs to the L3 dispatch (the program gives a default, {@link L3Program#chips()}), while RunConfig stays the
+ * per-chip call configuration.
+ *
+ * <p>{@link #run(List, RunConfig)} is the simple form: independent jobs, one per chip.
  */
 public final class DistributedRunner {
     /** One chip's work: a program and its tensors. */
@@ -26,6 +46,32 @@ public final class DistributedRunner {
     }
 
     private DistributedRunner() {
+    }
+
+    /** Compiles {@code program}'s chip programs in memory and runs it on its default number of chips. */
+    public static L3Report run(L3Program program, Map<String, Tensor> args, RunConfig config) {
+        return run(CompiledL3Program.compile(program), args, config, program.chips());
+    }
+
+    /** Compiles {@code program}'s chip programs in memory and runs it on {@code chips} chips. */
+    public static L3Report run(L3Program program, Map<String, Tensor> args, RunConfig config, int chips) {
+        return run(CompiledL3Program.compile(program), args, config, chips);
+    }
+
+    /**
+     * Runs {@code program} once on {@code chips} chips: {@code args} holds one tensor per host input and output
+     * (outputs are written in place); scratch tensors are allocated for the run.
+     *
+     * @throws IllegalArgumentException for bad arguments, an invalid config, or a call pinned to a chip the run
+     *                                  does not have (nothing runs)
+     * @throws ChipRuntimeException     when a chip call fails; the message names the device and the call
+     */
+    public static L3Report run(CompiledL3Program program, Map<String, Tensor> args, RunConfig config, int chips) {
+        if (chips < 1) {
+            throw new IllegalArgumentException("an L3 run needs at least one chip: chips=" + chips + " (try "
+                    + program.program().chips() + ", the program's default)");
+        }
+        return new L3Execution(program, config, chips).run(args);
     }
 
     /**

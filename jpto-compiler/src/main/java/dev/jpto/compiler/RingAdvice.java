@@ -27,11 +27,17 @@ final class RingAdvice {
         if (advice.isEmpty()) {
             return e;
         }
-        // The runtime formats "<code field> NAME - detail [runtime_status=N]"; keep its detail, add ours.
+        return new ChipRuntimeException(e.error(), detail(e) + "; " + advice.get(), e);
+    }
+
+    /**
+     * The detail of a chip error: the runtime formats "<code field> NAME - detail [runtime_status=N]", and a new
+     * exception with the same code adds the prefix and suffix again.
+     */
+    static String detail(ChipRuntimeException e) {
         String m = e.getMessage();
         int from = m.indexOf(SEPARATOR);
         int to = m.lastIndexOf(STATUS);
-        String detail = from >= 0 && to > from ? m.substring(from + SEPARATOR.length(), to) : m;
-        return new ChipRuntimeException(e.error(), detail + "; " + advice.get(), e);
+        return from >= 0 && to > from ? m.substring(from + SEPARATOR.length(), to) : m;
     }
 }

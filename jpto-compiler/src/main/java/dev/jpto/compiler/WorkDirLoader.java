@@ -48,6 +48,11 @@ final class WorkDirLoader {
             throw new WorkDirException(root, "cannot resolve the work dir: " + e.getMessage(), e);
         }
         Path manifestFile = root.resolve(ManifestDescriptor.MANIFEST_FILE);
+        if (!Files.exists(manifestFile) && L3WorkDir.isL3(root)) {
+            throw new WorkDirException(root, "is an L3 work dir (" + dev.jpto.compiler.workdir.L3Descriptor.L3_FILE
+                    + ", chip programs under chips/): load it with CompiledL3Program.load and run it with "
+                    + "DistributedRunner ('jpto exec' does both)");
+        }
         JsonNode manifestJson = readJson(manifestFile, "the work dir's manifest (was a program compiled into "
                 + "this directory?)");
         Manifest m;
@@ -123,7 +128,7 @@ final class WorkDirLoader {
     }
 
     /** Resolves a manifest path, refusing anything that leaves the work dir. */
-    private static Path inside(Path root, Path realRoot, Path manifestFile, String field, String rel) {
+    static Path inside(Path root, Path realRoot, Path manifestFile, String field, String rel) {
         if (rel.isEmpty() || rel.contains("\\") || rel.indexOf('\0') >= 0) {
             throw new WorkDirException(manifestFile, "at " + field + ": '" + rel + "' is not a relative path with '/' "
                     + "separators inside the work dir");
@@ -166,7 +171,7 @@ final class WorkDirLoader {
         }
     }
 
-    private static JsonNode readJson(Path file, String expected) {
+    static JsonNode readJson(Path file, String expected) {
         String text = readText(file, expected);
         try {
             JsonNode node = JSON.readTree(text);

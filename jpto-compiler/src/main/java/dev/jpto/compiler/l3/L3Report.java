@@ -1,0 +1,60 @@
+package dev.jpto.compiler.l3;
+
+import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.RunReport;
+import dev.jpto.runtime.Sizes;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What one L3 run did: every chip call with its device, start and wall time and the chip's own report, and a
+ * summary per device. Times are wall-clock nanoseconds from the start of the run.
+ *
+ * @param wallNanos the whole run, from the first dispatch to the last completion
+ */
+public record L3Report(String program, Platform platform, List<Call> calls, List<Device> devices, long wallNanos) {
+    public L3Report {
+        calls = List.copyOf(calls);
+        devices = List.copyOf(devices);
+    }
+
+    /**
+     * One chip call.
+     *
+     * @param startNanos when the call was dispatched, from the start of the run
+     * @param wallNanos  host wall time of the call (dispatch to completion)
+     * @param report     the chip's report: its {@code elapsedNanos} is the runtime stage time of the call
+     */
+    public record Call(int index, String label, String chipProgram, int deviceId, long startNanos, long wallNanos,
+                       RunReport report) {
+    }
+
+    /**
+     * One device (chip) of the run.
+     *
+     * @param calls         chip calls it ran
+     * @param runtimeNanos  sum of its calls' chip elapsed time (the runtime stage)
+     * @param heapHighWater the largest heap high-water mark of any ring in any of its calls
+     * @param heapBytes     that ring's heap capacity
+     */
+    public record Device(int deviceId, int calls, long runtimeNanos, long heapHighWater, long heapBytes) {
+        /** {@code [L3] device 1: 2 call(s), runtime 812.3 us, heap high-water 1.0 MiB of 256.0 MiB}. */
+        public String line() {
+            if (calls == 0) {
+                return "[L3] device " + deviceId + ": 0 calls";
+            }
+            return String.format(Locale.ROOT, "[L3] device %d: %d call(s), runtime %.1f us, heap high-water %s of %s",
+                    deviceId, calls, runtimeNanos / 1e3, Sizes.format(heapHighWater), Sizes.format(heapBytes));
+        }
+    }
+
+    /** The calls that ran on {@code deviceId}, in dispatch order. */
+    public List<Call> callsOn(int deviceId) {
+        return calls.stream().filter(c -> c.deviceId() == deviceId).toList();
+    }
+
+    /** One line per device. */
+    public List<String> lines() {
+        return devices.stream().map(Device::line).toList();
+    }
+}
