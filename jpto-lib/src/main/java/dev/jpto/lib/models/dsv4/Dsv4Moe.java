@@ -69,10 +69,17 @@ public record Dsv4Moe(int nLocal, int ranks, int topk, int inter, double routeSc
 
     /** hc_pre's allocations, as in {@link Dsv4HeapPlan} (the FFN hyper-connection reuses the same stage). */
     public static void hcPre(List<Dsv4HeapPlan.Alloc> l, String stage, long t, Dsv4Dims m) {
+        hcPre(l, stage, t, m, true);
+    }
+
+    /** hc_pre's allocations; {@code withPostComb} false when post and comb are program outputs. */
+    public static void hcPre(List<Dsv4HeapPlan.Alloc> l, String stage, long t, Dsv4Dims m, boolean withPostComb) {
         long tl = (t + 15) / 16 * 16;
         add(l, stage, "x_mixed", DType.BF16, 1, t, m.d());
-        add(l, stage, "post", DType.FP32, 1, t, m.hcMult());
-        add(l, stage, "comb", DType.FP32, 1, t, (long) m.hcMult() * m.hcMult());
+        if (withPostComb) {
+            add(l, stage, "post", DType.FP32, 1, t, m.hcMult());
+            add(l, stage, "comb", DType.FP32, 1, t, (long) m.hcMult() * m.hcMult());
+        }
         add(l, stage, "inv_rms", DType.FP32, 1, tl, 1);
         add(l, stage, "mixes_raw", DType.FP32, 1, tl, 32);
         add(l, stage, "mixes_partials", DType.FP32, 1, 4 * tl, 32);

@@ -44,6 +44,19 @@ public final class MoeGolden {
         return out;
     }
 
+    /** {@link #run} on tensors: rank r's x_next into {@code out.get(r)}. */
+    public static void run(Dsv4Preset p, Dsv4Moe moe, List<Tensor> xHc, List<Map<String, Tensor>> params,
+                           List<Tensor> out) {
+        List<float[]> x = new ArrayList<>();
+        for (Tensor t : xHc) {
+            x.add(Arrays32.floats(t));
+        }
+        List<float[]> y = run(p, moe, x, params);
+        for (int r = 0; r < y.size(); r++) {
+            Arrays32.store(out.get(r), y.get(r));
+        }
+    }
+
     /** The one-chip MoE ({@code dsv4.moe}): x_next of {@link MoeSignature#standalone}'s inputs into {@code out}. */
     public static void standalone(Dsv4Preset p, Map<String, Tensor> in, Tensor out) {
         Dsv4Moe moe = Dsv4Moe.of(p, 1);

@@ -375,7 +375,8 @@ final class MoeKernels {
             kb.load(acc, s, 0, 0);
             for (int r = 0; r < ranks; r++) {
                 KTensor src = ry[r];
-                kb.forRange("e", 0, nl, e -> kb.load(u, src, e.times(lanes), 0).add(acc, acc, u));
+                int ri = r;
+                kb.forRange("e" + ri, 0, nl, e -> kb.load(u, src, e.times(lanes), 0).add(acc, acc, u));
             }
             kb.store(acc, o, 0, 0);
         });

@@ -49,7 +49,7 @@ public final class MoePrograms {
 
     /** The x_next gate of the one-chip MoE (x_hc is its input). */
     static GoldenComparator xNextComparator(Dsv4Preset p) {
-        return new XNext(p, "x_hc");
+        return new XNext(p, "x_hc", DIFF_THD, PCT_THD);
     }
 
     /**
@@ -58,10 +58,10 @@ public final class MoePrograms {
      * {@code x_next − Σ_i x_hc·comb} against the golden's with relative L2 ≤ 3 % and gain 1 ± 0.003
      * ({@link Dsv4Validation#attentionShare}). {@code xHcInput} names the input x_next mixes.
      */
-    record XNext(Dsv4Preset preset, String xHcInput) implements GoldenComparator {
+    record XNext(Dsv4Preset preset, String xHcInput, double diffThd, double pctThd) implements GoldenComparator {
         @Override
         public CompareResult compare(Tensor actual, Tensor expected, CompareContext context) {
-            CompareResult r = Comparators.ratioReldiff(DIFF_THD, PCT_THD).compare(actual, expected, context);
+            CompareResult r = Comparators.ratioReldiff(diffThd, pctThd).compare(actual, expected, context);
             double worst = 0;
             for (long i = 0; i < actual.numel() && actual.numel() == expected.numel(); i++) {
                 worst = Math.max(worst, Math.abs(actual.getDouble(i) - expected.getDouble(i)));
@@ -84,7 +84,7 @@ public final class MoePrograms {
 
         @Override
         public String name() {
-            return "ratio_reldiff(diff_thd=" + DIFF_THD + ", pct_thd=" + PCT_THD + ") + max_abs_diff(" + MAX_ABS
+            return "ratio_reldiff(diff_thd=" + diffThd + ", pct_thd=" + pctThd + ") + max_abs_diff(" + MAX_ABS
                     + ") + ffn_share";
         }
     }
