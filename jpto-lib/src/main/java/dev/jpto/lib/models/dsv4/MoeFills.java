@@ -73,6 +73,35 @@ final class MoeFills {
         });
     }
 
+    /**
+     * The MTP projections' {@code _quantize_weight_per_out(bf16(U[0,1)/sqrt(D)))} [out, in]: per output row
+     * sq = 127/max(amax, 1e-4), codes rint(W·sq) clamped to ±127, scale 1/sq ({@code scaleTensor}).
+     */
+    static Init projWeight(String stream, int out, int in, boolean scaleTensor) {
+        String rule = "W = bf16(U[0,1)/sqrt(" + in + ")) [" + out + ", " + in + "]; per output row sq = 127/amax; "
+                + (scaleTensor ? "scale = 1/sq" : "int8 = clamp(rint(W·sq), ±127)");
+        return new Init.Custom(rule, (t, c) -> {
+            Init.RandomSource r = c.stream(stream);
+            float[] w = new float[in];
+            double inv = 1 / Math.sqrt(in);
+            for (int o = 0; o < out; o++) {
+                float amax = 0;
+                for (int k = 0; k < in; k++) {
+                    w[k] = Dsv4Numerics.bf16((float) (r.uniform() * inv));
+                    amax = Math.max(amax, Math.abs(w[k]));
+                }
+                float sq = Dsv4Numerics.quantMultiplier(amax);
+                if (scaleTensor) {
+                    t.setDouble(o, 1.0f / sq);
+                } else {
+                    for (int k = 0; k < in; k++) {
+                        t.setDouble((long) o * in + k, Dsv4Numerics.i8q(w[k] * sq));
+                    }
+                }
+            }
+        });
+    }
+
     /** torch.bucketize(x, FP4_MID) (right=False: first i with x <= MID[i]), clamped to 7. */
     private static int bucket(double x) {
         for (int i = 0; i < FP4_MID.length; i++) {

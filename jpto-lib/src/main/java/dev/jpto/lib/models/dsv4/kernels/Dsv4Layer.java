@@ -110,6 +110,13 @@ public final class Dsv4Layer {
 
     static Stage attentionStage(L3Program.Builder l3, Dsv4Preset p, Dsv4Program prog, String xHcName,
                                 String xOutName, Map<String, HostTensor> shared, List<HostView> xIn) {
+        return attentionStage(l3, p, prog, xHcName, xOutName, shared, xIn, true);
+    }
+
+    /** As above; {@code xOutIsOutput} false keeps x_out a host intermediate (scratch). */
+    static Stage attentionStage(L3Program.Builder l3, Dsv4Preset p, Dsv4Program prog, String xHcName,
+                                String xOutName, Map<String, HostTensor> shared, List<HostView> xIn,
+                                boolean xOutIsOutput) {
         Program chip = Dsv4Kernels.build(prog, p);
         Map<String, HostTensor> pools = new LinkedHashMap<>();
         HostTensor xOut = null;
@@ -124,7 +131,8 @@ public final class Dsv4Layer {
                     }
                 }
             } else if (s.name().equals("x_out")) {
-                xOut = l3.output(xOutName, s.dtype(), stacked(s.shape()));
+                xOut = xOutIsOutput ? l3.output(xOutName, s.dtype(), stacked(s.shape()))
+                        : l3.scratch(xOutName, s.dtype(), stacked(s.shape()));
             } else {
                 pools.put(s.name(), l3.output(s.name(), s.dtype(), stacked(s.shape())));
             }
@@ -240,22 +248,23 @@ public final class Dsv4Layer {
         }
         return new ProgramSpec("dsv4.prefill_layer", p.name(), program, inputs,
                 (in, out) -> golden(p, moe, in, out), comparators(p, ATTENTION, "x_attn", "x_next", DIFF_THD,
-                PCT_THD, Set.of("x_hc")), Dsv4Kernels.defaultRuntimeCfg());
+                PCT_THD, MoePrograms.MAX_ABS, Set.of("x_hc"), Map.of()), Dsv4Kernels.defaultRuntimeCfg());
     }
 
     /** Per-rank comparators: the attention's pools and x_out (as {@code xAttn}), and x_next's gate. */
     static Map<String, GoldenComparator> comparators(Dsv4Preset p, Dsv4Program prog, String xAttn, String xNext,
-                                                     double diffThd, double pctThd, Set<String> stackedIn) {
+                                                     double diffThd, double pctThd, double maxAbs,
+                                                     Set<String> stackedIn, Map<String, String> attnInputs) {
         Map<String, GoldenComparator> c = new LinkedHashMap<>();
         for (TensorSpec s : attentionStacked(p, prog)) {
             if (s.direction() == TensorSpec.Direction.INOUT) {
                 c.put(s.name(), new PerRank(new Dsv4Programs.PoolComparator(prog, p, s.name()), RANKS, stackedIn,
-                        Set.of()));
+                        Map.of()));
             }
         }
-        c.put(xAttn, new PerRank(new Dsv4Programs.XOutComparator(prog, p), RANKS, stackedIn, Set.of()));
-        c.put(xNext, new PerRank(new MoePrograms.XNext(p, xAttn, diffThd, pctThd), RANKS, stackedIn,
-                Set.of(xAttn)));
+        c.put(xAttn, new PerRank(new Dsv4Programs.XOutComparator(prog, p), RANKS, stackedIn, attnInputs));
+        c.put(xNext, new PerRank(new MoePrograms.XNext(p, xAttn, diffThd, pctThd, maxAbs), RANKS, stackedIn,
+                Map.of(xAttn, xAttn)));
         return c;
     }
 
@@ -267,7 +276,10 @@ public final class Dsv4Layer {
         }
     }
 
-    /** Runs the attention golden per rank on {@code xHc}'s slices; writes pools and x_out (as {@code xAttn}). */
+    /**
+     * Runs the attention golden per rank on {@code xHc}'s slices; writes pools and x_out (as {@code xAttn} when it is
+     * an output; otherwise into {@code arena}).
+     */
     static List<Tensor> attentionGolden(Dsv4Preset p, Dsv4Program prog, Map<String, Tensor> in, Tensor xHc,
                                         Map<String, Tensor> out, String xAttn, Arena arena) {
         Dsv4Signature sig = Dsv4Signature.of(prog, p);
@@ -286,7 +298,8 @@ public final class Dsv4Layer {
                     PerRank.rank(out.get(s.name()), r).copyFrom(g.expected(s.name()));
                 }
             }
-            Tensor x = PerRank.rank(out.get(xAttn), r);
+            Tensor x = out.containsKey(xAttn) ? PerRank.rank(out.get(xAttn), r)
+                    : Tensor.allocate(arena, DType.FP32, g.expected("x_out").shape());
             x.copyFrom(g.expected("x_out"));
             result.add(x);
         }
@@ -324,7 +337,7 @@ public final class Dsv4Layer {
         }
     }
 
-    private static long[] stacked(long[] shape) {
+    static long[] stacked(long[] shape) {
         long[] s = new long[shape.length + 1];
         s[0] = RANKS;
         System.arraycopy(shape, 0, s, 1, shape.length);

@@ -14,9 +14,9 @@ import java.util.Set;
  * Applies a per-rank comparator to every rank of an output stacked [N_RANKS, …] (as the original's L3 programs
  * stack every per-rank tensor). Each rank sees its own slice of the stacked inputs ({@code stackedInputs}) and,
  * under the same names, its slice of the expected outputs in {@code expectedAsInputs} (e.g. the golden's x_attn
- * for the FFN-share check); unstacked inputs are shared.
+ * for the FFN-share check; input name → output name); unstacked inputs are shared.
  */
-record PerRank(GoldenComparator inner, int ranks, Set<String> stackedInputs, Set<String> expectedAsInputs)
+record PerRank(GoldenComparator inner, int ranks, Set<String> stackedInputs, Map<String, String> expectedAsInputs)
         implements GoldenComparator {
 
     @Override
@@ -34,8 +34,8 @@ record PerRank(GoldenComparator inner, int ranks, Set<String> stackedInputs, Set
             for (String n : stackedInputs) {
                 in.put(n, rank(context.inputs().get(n), r));
             }
-            for (String n : expectedAsInputs) {
-                in.put(n, rank(context.expectedOutputs().get(n), r));
+            for (Map.Entry<String, String> e : expectedAsInputs.entrySet()) {
+                in.put(e.getKey(), rank(context.expectedOutputs().get(e.getValue()), r));
             }
             CompareResult c = inner.compare(rank(actual, r), rank(expected, r),
                     new CompareContext(context.actualOutputs(), context.expectedOutputs(), in));
