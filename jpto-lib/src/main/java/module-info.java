@@ -12,6 +12,7 @@ module dev.jpto.lib {
     exports dev.jpto.lib.models.basic;
     exports dev.jpto.lib.models.dsv4;
     exports dev.jpto.lib.models.dsv4.kernels;
+    exports dev.jpto.lib.models.l3;
     exports dev.jpto.lib.npy;
     exports dev.jpto.lib.registry;
     exports dev.jpto.lib.runner;

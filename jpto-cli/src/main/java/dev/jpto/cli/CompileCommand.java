@@ -1,5 +1,6 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.CompileOptions;
 import dev.jpto.lib.registry.ProgramSpec;
@@ -35,10 +36,21 @@ final class CompileCommand implements Callable<Integer> {
         return Outcome.of("compile", top.err, verbose, () -> {
             ProgramSpec spec = program.spec(top.registry);
             long start = System.nanoTime();
-            Compiler.compile(spec.program(), workDir, CompileOptions.defaults().withDumpIr(dumpIr));
-            top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s, %d kernel(s) → %s",
-                    (System.nanoTime() - start) / 1e9, spec.programName(), spec.preset(),
-                    spec.program().kernels().size(), workDir.toAbsolutePath().normalize()));
+            CompileOptions options = CompileOptions.defaults().withDumpIr(dumpIr);
+            String what = switch (spec.body()) {
+                case ProgramSpec.Body.Chip c -> {
+                    Compiler.compile(c.program(), workDir, options);
+                    yield c.program().kernels().size() + " kernel(s)";
+                }
+                case ProgramSpec.Body.L3 l -> {
+                    CompiledL3Program.compile(l.program(), workDir, options);
+                    yield "L3: " + l.program().calls().size() + " chip call(s), chip programs "
+                            + l.program().chipPrograms().keySet() + " under chips/, host orchestration l3.json";
+                }
+            };
+            top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s, %s → %s",
+                    (System.nanoTime() - start) / 1e9, spec.programName(), spec.preset(), what,
+                    workDir.toAbsolutePath().normalize()));
             if (!spec.runtimeCfg().isEmpty()) {
                 top.out.println("[RUN] this program's default runtime_cfg " + spec.runtimeCfg()
                         + ": pass it to 'jpto exec' as --runtime-cfg KEY=VALUE");

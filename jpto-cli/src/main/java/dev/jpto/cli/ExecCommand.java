@@ -1,8 +1,12 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.CompiledProgram;
+import dev.jpto.compiler.DistributedRunner;
 import dev.jpto.compiler.Runner;
 import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.compiler.l3.HostTensor;
+import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.runner.PmuSummary;
@@ -26,8 +30,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code jpto exec WORKDIR --inputs DIR --outputs DIR}: runs a compiled work dir on .npy inputs. */
 @Command(name = "exec", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Run a compiled work dir on <name>.npy inputs (Runner.executeCompiled) and write <name>.npy "
-                + "outputs.", "On the inputs 'jpto run --save-tensors' saved, the outputs are bit-identical to run's."})
+        description = {"Run a compiled work dir on <name>.npy inputs (Runner.executeCompiled; an L3 work dir through "
+                + "DistributedRunner) and write <name>.npy outputs.", "On the inputs 'jpto run --save-tensors' saved, the outputs are bit-identical to run's."})
 final class ExecCommand implements Callable<Integer> {
     @ParentCommand
     JptoCommand top;
@@ -44,6 +48,10 @@ final class ExecCommand implements Callable<Integer> {
             description = "where <name>.npy is written per program output (bf16/fp16 as float32)")
     Path outputs;
 
+    @Option(names = "--chips", paramLabel = "N",
+            description = "L3 work dirs: simulated chips, devices --device .. --device+N-1 (default: the program's)")
+    Integer chips;
+
     @Mixin
     ChipOptions chip = new ChipOptions();
 
@@ -52,30 +60,50 @@ final class ExecCommand implements Callable<Integer> {
         return Outcome.of("exec", top.err, chip.verbose, () -> {
             RunConfig config = RuntimeCfg.resolve(Map.of(), chip.runtimeCfg(Optional.of(outputs)), chip.platform,
                     chip.device);
-            CompiledProgram compiled = CompiledProgram.load(workDir);
+            boolean l3 = CompiledL3Program.isL3WorkDir(workDir);
+            int n = L3Chips.of(chips, l3, workDir.toString());
+            CompiledL3Program l3Program = l3 ? CompiledL3Program.load(workDir) : null;
+            CompiledProgram compiled = l3 ? null : CompiledProgram.load(workDir);
+            List<TensorDecl> ins = l3 ? decls(l3Program.program().inputs()) : compiled.inputs();
+            List<TensorDecl> outDecls = l3 ? decls(l3Program.program().outputs()) : compiled.outputs();
             try (Arena arena = Arena.ofShared()) {
-                Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, compiled.inputs(), arena));
+                Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, ins, arena));
                 // an output updated in place starts from inputs/<name>.npy when there is one, else from zeros
                 Map<String, Tensor> outs = new LinkedHashMap<>();
-                for (TensorDecl d : compiled.outputs()) {
+                for (TensorDecl d : outDecls) {
                     outs.put(d.name(), Files.isRegularFile(TensorFiles.file(inputs, d.name()))
                             ? TensorFiles.read(inputs, List.of(d), arena).get(d.name())
                             : Tensor.allocate(arena, d.dtype(), d.shape()));
                 }
                 args.putAll(outs);
                 long start = System.nanoTime();
-                RunReport report = Runner.executeCompiled(workDir, args, config);
-                top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
-                        (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
-                        report.elapsedNanos() / 1e3));
+                RunReport report;
+                if (l3) {
+                    L3Report r = DistributedRunner.run(l3Program, args, config,
+                            n > 0 ? n : l3Program.program().chips());
+                    report = r.aggregate();
+                    top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, L3 wall %.1f us",
+                            (System.nanoTime() - start) / 1e9, l3Program.name(), report.tasksExecuted(),
+                            r.wallNanos() / 1e3));
+                    r.lines().forEach(top.out::println);
+                } else {
+                    report = Runner.executeCompiled(workDir, args, config);
+                    top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
+                            (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
+                            report.elapsedNanos() / 1e3));
+                }
                 report.dfxFiles().stream().filter(f -> f.getFileName().toString().equals("pmu.csv")).findFirst()
                         .ifPresent(pmu -> PmuSummary.table(PmuSummary.read(pmu)).forEach(top.out::println));
                 TensorFiles.write(outputs, outs);
-                for (TensorDecl d : compiled.outputs()) {
+                for (TensorDecl d : outDecls) {
                     top.out.println("[RUN] wrote " + TensorFiles.file(outputs, d.name()) + " " + d);
                 }
             }
             return ExitCodes.PASS;
         });
+    }
+
+    private static List<TensorDecl> decls(List<HostTensor> tensors) {
+        return tensors.stream().map(t -> new TensorDecl(t.name(), t.dtype(), t.shape())).toList();
     }
 }

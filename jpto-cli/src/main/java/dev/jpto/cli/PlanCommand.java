@@ -1,5 +1,6 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.AutoRings;
@@ -8,7 +9,9 @@ import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.runtime.Platform;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -42,12 +45,21 @@ final class PlanCommand implements Callable<Integer> {
     public Integer call() {
         return Outcome.of("plan", top.err, verbose, () -> {
             ProgramSpec spec = program.spec(top.registry);
-            RingPlan plan = RingPlanner.plan(spec.program());
             top.out.println("[PLAN] " + spec.programName() + " preset=" + spec.preset());
-            top.out.println(plan.table());
+            List<RingPlan> plans = new ArrayList<>();
+            for (Program p : spec.chipPrograms()) {
+                RingPlan plan = RingPlanner.plan(p);
+                plans.add(plan);
+                if (spec.l3().isPresent()) {
+                    top.out.println("[PLAN] chip program " + p.name() + ":");
+                }
+                top.out.println(plan.table());
+            }
+            // an L3 program runs every chip call with one ring configuration: per ring the largest need
+            RingPlan plan = plans.size() == 1 ? plans.getFirst() : RingPlan.covering(spec.programName(), plans);
             top.out.println("[PLAN] recommended: " + plan.runtimeCfgLine());
             RunConfig inForce = AutoRings.resolve(
-                    RuntimeCfg.resolve(spec.runtimeCfg(), runtimeCfg, Platform.A2A3SIM, 0), spec.program());
+                    RuntimeCfg.resolve(spec.runtimeCfg(), runtimeCfg, Platform.A2A3SIM, 0), plan);
             top.out.println("[PLAN] " + plan.advice(CallConfigs.from(inForce).runtimeEnv())
                     .map(a -> "NOT ENOUGH with the sizes in force: " + a)
                     .orElse("the sizes in force (default runtime_cfg " + spec.runtimeCfg() + " + --runtime-cfg "

@@ -39,6 +39,10 @@ final class RunCommand implements Callable<Integer> {
             description = "write inputs/, outputs/ and golden/ .npy files under --output-dir (bf16/fp16 as float32)")
     boolean saveTensors;
 
+    @Option(names = "--chips", paramLabel = "N",
+            description = "L3 programs: simulated chips, devices --device .. --device+N-1 (default: the program's)")
+    Integer chips;
+
     @Mixin
     ChipOptions chip = new ChipOptions();
 
@@ -53,7 +57,8 @@ final class RunCommand implements Callable<Integer> {
             }
             ProgramSpec spec = program.spec(top.registry);
             RunSpec run = RunSpec.defaults(top.out).withPlatform(chip.platform, chip.device).withSeed(seed)
-                    .withBench(benchRounds, progress());
+                    .withBench(benchRounds, progress()).withChips(L3Chips.of(chips, spec.l3().isPresent(),
+                            spec.programName()));
             if (outputDir != null) {
                 run = run.withOutputDir(outputDir, saveTensors);
             }

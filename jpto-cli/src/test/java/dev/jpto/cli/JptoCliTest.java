@@ -272,7 +272,8 @@ class JptoCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"basic.flash_attention:tiny_bf16", "basic.matmul:tiny", "basic.rmsnorm:tiny"})
+    @ValueSource(strings = {"basic.flash_attention:tiny_bf16", "basic.matmul:tiny", "basic.rmsnorm:tiny",
+        "l3.tiled_matmul:tiny"})
     void compileThenExecReproducesRunsOutputsBitForBit(String programAndPreset, @TempDir Path tmp) throws Exception {
         String program = programAndPreset.split(":")[0];
         String preset = programAndPreset.split(":")[1];
@@ -291,6 +292,27 @@ class JptoCliTest {
             assertThat(Files.mismatch(a, b)).as(d.name()).isEqualTo(-1L);
         }
         assertThat(out()).contains("[RUN] wrote " + execOut.resolve(spec.outputs().getFirst().name() + ".npy"));
+    }
+
+    @Test
+    void anL3ProgramRunsOnChipsChipsWithOneLinePerChipAndExecsFromItsWorkDir(@TempDir Path tmp) throws Exception {
+        Path runDir = tmp.resolve("run");
+        assertThat(jpto("run", "l3.tiled_matmul", "--preset", "tiny", "-d", "3", "--chips", "2", "--output-dir",
+                runDir.toString(), "--save-tensors")).as(err()).isZero();
+        assertThat(outLines().stream().filter(l -> l.startsWith("[L3] device ")).toList()).hasSize(2)
+                .anyMatch(l -> l.startsWith("[L3] device 3: 6 call(s), runtime "))
+                .anyMatch(l -> l.startsWith("[L3] device 4: 6 call(s), runtime "))
+                .allMatch(l -> l.contains("heap high-water"));
+        assertThat(runDir.resolve("work_dir/l3.json")).exists();
+        Path execOut = tmp.resolve("exec_out");
+        assertThat(jpto("exec", runDir.resolve("work_dir").toString(), "--inputs", runDir.resolve("inputs").toString(),
+                "--outputs", execOut.toString(), "--chips", "1")).as(err()).isZero();
+        assertThat(outLines().stream().filter(l -> l.startsWith("[L3] device ")).toList()).hasSize(3);
+        assertThat(Files.mismatch(runDir.resolve("outputs/c.npy"), execOut.resolve("c.npy"))).isEqualTo(-1L);
+
+        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--chips", "2")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).contains("--chips applies to L3 programs");
+        assertThat(jpto("run", "l3.tiled_matmul", "--preset", "tiny", "--chips", "0")).isEqualTo(ExitCodes.USAGE);
     }
 
     @Test

@@ -35,7 +35,8 @@ import java.util.concurrent.Future;
  * it belongs to the L3 dispatch (the program gives a default, {@link L3Program#chips()}), while RunConfig stays the
  * per-chip call configuration.
  *
- * <p>{@link #run(List, RunConfig)} is the simple form: independent jobs, one per chip.
+ * <p>{@link DistributedWorker} keeps the chips open for repeated runs (benchmarks). {@link #run(List, RunConfig)}
+ * is the simple form: independent jobs, one per chip.
  */
 public final class DistributedRunner {
     /** One chip's work: a program and its tensors. */
@@ -71,7 +72,9 @@ public final class DistributedRunner {
             throw new IllegalArgumentException("an L3 run needs at least one chip: chips=" + chips + " (try "
                     + program.program().chips() + ", the program's default)");
         }
-        return new L3Execution(program, config, chips).run(args);
+        try (DistributedWorker worker = DistributedWorker.open(config, chips)) {
+            return worker.run(program, args, config);
+        }
     }
 
     /**

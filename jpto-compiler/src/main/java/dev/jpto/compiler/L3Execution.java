@@ -4,6 +4,7 @@ import dev.jpto.compiler.l3.ChipCall;
 import dev.jpto.compiler.l3.HostView;
 import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.l3.L3Report;
+import dev.jpto.compiler.run.AutoRings;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.CallConfig;
@@ -15,12 +16,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -43,13 +42,24 @@ final class L3Execution {
     private final CompiledL3Program compiled;
     private final L3Program program;
     private final RunConfig config;
+    private final Chip[] open;
+    private final ExecutorService[] threads;
     private final int chips;
+    /** Set when a call outlived the drain timeout: its chip is still busy and the worker cannot be reused. */
+    private boolean stuck;
 
-    L3Execution(CompiledL3Program compiled, RunConfig config, int chips) {
+    /** A run on {@code open} chips, chip {@code c} driven by {@code threads[c]} (one call at a time). */
+    L3Execution(CompiledL3Program compiled, RunConfig config, Chip[] open, ExecutorService[] threads) {
         this.compiled = compiled;
         this.program = compiled.program();
         this.config = config;
-        this.chips = chips;
+        this.open = open;
+        this.threads = threads;
+        this.chips = open.length;
+    }
+
+    boolean stuck() {
+        return stuck;
     }
 
     L3Report run(Map<String, Tensor> args) {
@@ -71,19 +81,24 @@ final class L3Execution {
         }
     }
 
-    /** Every call's CallConfig, each from CallConfigs.from of the one RunConfig (its own DFX directory if any). */
+    /**
+     * Every call's CallConfig, each from CallConfigs.from of the one RunConfig: {@code auto} ring sizes cover every
+     * chip program's plan (so the chips keep one ring size across calls), and with DFX on each call writes under
+     * its own directory, since chips run at once.
+     */
     private CallConfig[] callConfigs(int[] chipOf) {
+        List<CompiledProgram> all = List.copyOf(compiled.chipPrograms().values());
+        // auto resolved once (it plans every chip program); the per-call configs below then plan nothing
+        RunConfig resolved = AutoRings.resolve(config, all.stream().map(CompiledProgram::program).toList());
+        CallConfig shared = Dispatch.callConfig(resolved, all);
         CallConfig[] out = new CallConfig[chipOf.length];
-        Map<String, CallConfig> perProgram = new HashMap<>();
         for (ChipCall c : program.calls()) {
-            CompiledProgram p = compiled.chipPrograms().get(c.program().name());
             if (config.outputPrefix().isEmpty()) {
-                out[c.index()] = perProgram.computeIfAbsent(p.name(), k -> Dispatch.callConfig(config, p));
+                out[c.index()] = shared;
             } else {
-                // chips run at once: each call writes its DFX files to its own directory
                 String dir = Path.of(config.outputPrefix()).resolve("device_" + device(chipOf[c.index()]))
                         .resolve(c.label()).toString();
-                out[c.index()] = Dispatch.callConfig(config.withOutputPrefix(dir), p);
+                out[c.index()] = Dispatch.callConfig(resolved.withOutputPrefix(dir), all);
             }
         }
         return out;
@@ -113,27 +128,14 @@ final class L3Execution {
                 ready.get(chipOf[j]).add(j);
             }
         }
-        Chip[] open = new Chip[chips];
-        ExecutorService[] threads = new ExecutorService[chips];
         int[] runningOn = new int[chips];
         java.util.Arrays.fill(runningOn, -1);
         long[] started = new long[n];
         L3Report.Call[] done = new L3Report.Call[n];
         LinkedBlockingQueue<Done> completions = new LinkedBlockingQueue<>();
         RuntimeException failure = null;
-        boolean stuck = false;
-        long t0 = 0;
         try {
-            for (int c = 0; c < chips; c++) {
-                open[c] = Dispatch.open(config.withDeviceId(device(c)));
-                int dev = device(c);
-                threads[c] = Executors.newSingleThreadExecutor(r -> {
-                    Thread t = new Thread(r, "jpto-l3-device-" + dev);
-                    t.setDaemon(true);
-                    return t;
-                });
-            }
-            t0 = System.nanoTime();
+            long t0 = System.nanoTime();
             int completed = 0;
             int running = 0;
             long failedAt = 0;
@@ -206,17 +208,8 @@ final class L3Execution {
             return report(done, System.nanoTime() - t0);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            stuck = true; // calls may still be running: the worker cannot be reused
             throw new IllegalStateException("interrupted while running L3 program " + program.name(), e);
-        } finally {
-            for (int c = 0; c < chips; c++) {
-                if (threads[c] != null) {
-                    threads[c].shutdownNow();
-                }
-                // a chip still running a call (after a drain timeout) is abandoned: close() would wait for it
-                if (open[c] != null && (!stuck || runningOn[c] < 0)) {
-                    open[c].close();
-                }
-            }
         }
     }
 

@@ -3,8 +3,11 @@ package dev.jpto.compiler.l3;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.Sizes;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * What one L3 run did: every chip call with its device, start and wall time and the chip's own report, and a
@@ -51,6 +54,42 @@ public record L3Report(String program, Platform platform, List<Call> calls, List
     /** The calls that ran on {@code deviceId}, in dispatch order. */
     public List<Call> callsOn(int deviceId) {
         return calls.stream().filter(c -> c.deviceId() == deviceId).toList();
+    }
+
+    /**
+     * The whole run as one chip-style report: per ring the largest capacity and high-water marks over every call,
+     * tasks summed, the run's wall time as elapsed time, and every call's DFX files.
+     */
+    public RunReport aggregate() {
+        List<RunReport.Ring> rings = new ArrayList<>();
+        RunReport first = calls.getFirst().report();
+        for (int r = 0; r < first.rings().size(); r++) {
+            long window = 0;
+            long heap = 0;
+            long deps = 0;
+            long windowMax = 0;
+            long heapMax = 0;
+            long depsMax = 0;
+            for (Call c : calls) {
+                RunReport.Ring ring = c.report().ring(r);
+                window = Math.max(window, ring.taskWindow());
+                heap = Math.max(heap, ring.heapBytes());
+                deps = Math.max(deps, ring.depPool());
+                windowMax = Math.max(windowMax, ring.taskWindowMax());
+                heapMax = Math.max(heapMax, ring.heapMax());
+                depsMax = Math.max(depsMax, ring.depPoolMax());
+            }
+            rings.add(new RunReport.Ring(r, window, heap, deps, windowMax, heapMax, depsMax));
+        }
+        List<Path> files = new ArrayList<>();
+        for (Call c : calls) {
+            c.report().scopeStatsFile().ifPresent(files::add);
+            files.addAll(c.report().dfxFiles());
+        }
+        return new RunReport(platform, first.aicpuThreadNum(), rings,
+                calls.stream().mapToInt(c -> c.report().tensorMapCapacity()).max().orElse(0),
+                calls.stream().mapToInt(c -> c.report().tensorMapMax()).max().orElse(0),
+                calls.stream().mapToLong(c -> c.report().tasksExecuted()).sum(), wallNanos, Optional.empty(), files);
     }
 
     /** One line per device. */

@@ -23,6 +23,40 @@ public record RingPlan(String program, List<RingNeed> rings) {
         }
     }
 
+    /**
+     * One plan covering several programs that run with one ring configuration (the chip programs of an L3
+     * program): per ring, the largest of every figure. Its recommendations are what {@code auto} resolves to.
+     */
+    public static RingPlan covering(String name, List<RingPlan> plans) {
+        if (plans.isEmpty()) {
+            throw new IllegalArgumentException("a covering ring plan needs at least one plan");
+        }
+        List<RingNeed> rings = new ArrayList<>();
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            long tasks = 0;
+            long live = 0;
+            long liveHeap = 0;
+            long heap = 0;
+            long deps = 0;
+            long window = 0;
+            long recHeap = 0;
+            long recDeps = 0;
+            for (RingPlan p : plans) {
+                RingNeed n = p.ring(r);
+                tasks = Math.max(tasks, n.tasks());
+                live = Math.max(live, n.liveTasks());
+                liveHeap = Math.max(liveHeap, n.liveHeapBytes());
+                heap = Math.max(heap, n.heapBytes());
+                deps = Math.max(deps, n.depEntries());
+                window = Math.max(window, n.recommendedTaskWindow());
+                recHeap = Math.max(recHeap, n.recommendedHeap());
+                recDeps = Math.max(recDeps, n.recommendedDepPool());
+            }
+            rings.add(new RingNeed(r, tasks, live, liveHeap, heap, deps, window, recHeap, recDeps));
+        }
+        return new RingPlan(name, rings);
+    }
+
     public RingNeed ring(int r) {
         return rings.get(r);
     }

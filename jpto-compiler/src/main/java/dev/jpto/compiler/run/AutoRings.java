@@ -5,7 +5,6 @@ import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * Resolves {@code ring_task_window=auto}, {@code ring_heap=auto} and {@code ring_dep_pool=auto} against the
@@ -62,28 +61,18 @@ public final class AutoRings {
 
     /** {@code config} with its auto fields replaced by the plans' recommendations (per ring, the largest). */
     public static RunConfig resolve(RunConfig config, RingPlan... plans) {
+        RingPlan plan = plans.length == 1 ? plans[0] : RingPlan.covering("", List.of(plans));
         RunConfig c = config;
         if (c.ringTaskWindow().isAuto()) {
-            c = c.withRingTaskWindow(size(max(plans, RingPlan::taskWindows)));
+            c = c.withRingTaskWindow(size(plan.taskWindows()));
         }
         if (c.ringHeap().isAuto()) {
-            c = c.withRingHeap(size(max(plans, RingPlan::heaps)));
+            c = c.withRingHeap(size(plan.heaps()));
         }
         if (c.ringDepPool().isAuto()) {
-            c = c.withRingDepPool(size(max(plans, RingPlan::depPools)));
+            c = c.withRingDepPool(size(plan.depPools()));
         }
         return c;
-    }
-
-    private static long[] max(RingPlan[] plans, Function<RingPlan, long[]> values) {
-        long[] m = new long[RingSize.RINGS];
-        for (RingPlan p : plans) {
-            long[] v = values.apply(p);
-            for (int r = 0; r < m.length; r++) {
-                m[r] = Math.max(m[r], v[r]);
-            }
-        }
-        return m;
     }
 
     /** For checks that need no program: auto fields read as absent (auto is always a valid value). */

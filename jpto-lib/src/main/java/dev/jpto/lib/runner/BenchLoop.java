@@ -2,7 +2,10 @@ package dev.jpto.lib.runner;
 
 import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.ChipWorker;
+import dev.jpto.compiler.CompiledL3Program;
+import dev.jpto.compiler.DistributedWorker;
 import dev.jpto.compiler.CompiledProgram;
+import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.RunReport;
@@ -38,6 +41,35 @@ final class BenchLoop {
         } finally {
             progress.end();
         }
+        return result(us, last);
+    }
+
+    /**
+     * Rounds of a whole L3 run on one {@link DistributedWorker} of {@code chips} chips, each timed by the run's
+     * wall time (first dispatch to last completion), every one with the run's RunConfig.
+     */
+    static BenchmarkResult runL3(CompiledL3Program program, int chips, Map<String, Tensor> args, RunConfig config,
+                                 int rounds, Progress progress) {
+        double[] us = new double[rounds];
+        L3Report last = null;
+        progress.begin("benchmark round", rounds);
+        try (DistributedWorker worker = DistributedWorker.open(config, chips)) {
+            for (int w = 0; w < WARMUP_ROUNDS; w++) {
+                worker.run(program, args, config);
+            }
+            for (int r = 0; r < rounds; r++) {
+                last = worker.run(program, args, config);
+                us[r] = last.wallNanos() / 1_000.0;
+                progress.advance(r + 1);
+            }
+        } finally {
+            progress.end();
+        }
+        return result(us, last.aggregate());
+    }
+
+    private static BenchmarkResult result(double[] us, RunReport last) {
+        int rounds = us.length;
         double[] sorted = us.clone();
         Arrays.sort(sorted);
         double median = rounds % 2 == 1 ? sorted[rounds / 2] : (sorted[rounds / 2 - 1] + sorted[rounds / 2]) / 2;

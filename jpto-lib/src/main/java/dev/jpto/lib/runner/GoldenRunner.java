@@ -1,8 +1,6 @@
 package dev.jpto.lib.runner;
 
 import dev.jpto.compiler.BenchmarkResult;
-import dev.jpto.compiler.CompiledProgram;
-import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
@@ -75,9 +73,8 @@ public final class GoldenRunner {
     private static RunResult stages(ProgramSpec program, RunSpec spec, RunConfig config, StageLog log, Path workDir,
                                     Arena arena) {
         long s = log.begin("compile");
-        Compiler.compile(program.program(), workDir);
-        CompiledProgram compiled = CompiledProgram.load(workDir);
-        log.done("compile", s, program.program().kernels().size() + " kernel(s), work dir " + workDir);
+        RunTarget compiled = RunTarget.compile(program, workDir, spec.chips());
+        log.done("compile", s, compiled.summary() + ", work dir " + workDir);
 
         s = log.begin("generate inputs");
         Map<String, Tensor> inputs = new LinkedHashMap<>();
@@ -117,9 +114,12 @@ public final class GoldenRunner {
         Map<String, Tensor> args = new LinkedHashMap<>(inputs);
         args.putAll(actual);
         s = log.begin("runtime");
-        RunReport report = onChip(log, () -> compiled.run(args, config));
-        log.done("runtime", s, report.tasksExecuted() + " tasks, chip " + micros(report.elapsedNanos())
-                + ", heap high-water " + heapHighWater(report));
+        RunTarget.Ran ran = onChip(log, () -> compiled.run(args, config));
+        RunReport report = ran.report();
+        log.done("runtime", s, report.tasksExecuted() + " tasks, " + (ran.l3().isPresent() ? "L3 wall " : "chip ")
+                + micros(report.elapsedNanos()) + ", heap high-water " + heapHighWater(report));
+        // L3: one line per chip (device id, calls, runtime stage time, heap high-water)
+        ran.l3().ifPresent(l3 -> l3.lines().forEach(log::line));
         tensorDir.ifPresent(dir -> TensorFiles.write(dir.resolve("outputs"), actual));
         dfxLines(log, config, report);
 
@@ -129,7 +129,7 @@ public final class GoldenRunner {
             // copies, so the benchmark's writes cannot touch the outputs that are validated below
             Map<String, Tensor> benchArgs = new LinkedHashMap<>(inputs);
             benchArgs.putAll(outputs(program.outputs(), initial, arena));
-            BenchmarkResult b = onChip(log, () -> BenchLoop.run(compiled, benchArgs, config, spec.benchRounds(),
+            BenchmarkResult b = onChip(log, () -> compiled.bench(benchArgs, config, spec.benchRounds(),
                     spec.progress()));
             log.done("benchmark", s, b.rounds() + " rounds after " + BenchLoop.WARMUP_ROUNDS + " warm-up");
             log.line(b.line());
@@ -161,7 +161,7 @@ public final class GoldenRunner {
                     + String.join(", ", bad));
         }
         return new RunResult(program.programName(), program.preset(), passed, checks, log.stages(), log.elapsed(),
-                report, bench, spec.outputDir().map(d -> workDir));
+                report, bench, spec.outputDir().map(d -> workDir), ran.l3());
     }
 
     /**

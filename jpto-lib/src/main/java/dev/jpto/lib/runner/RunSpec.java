@@ -18,9 +18,11 @@ import java.util.Optional;
  * @param saveTensors write {@code inputs/}, {@code outputs/} and {@code golden/} .npy files under outputDir
  * @param out         the log ({@code [RUN] …} lines)
  * @param progress    progress of the benchmark rounds
+ * @param chips       chips an L3 program runs on (devices deviceId and up); 0 = the program's default. A chip
+ *                    program always runs on one chip.
  */
 public record RunSpec(Platform platform, int deviceId, long seed, int benchRounds, Optional<Path> outputDir,
-                      boolean saveTensors, PrintStream out, Progress progress) {
+                      boolean saveTensors, PrintStream out, Progress progress, int chips) {
     public static final long DEFAULT_SEED = 0;
 
     public RunSpec {
@@ -34,6 +36,10 @@ public record RunSpec(Platform platform, int deviceId, long seed, int benchRound
         if (benchRounds < 0) {
             throw new IllegalArgumentException("bench rounds must be >= 0: bench=" + benchRounds + " (try 10)");
         }
+        if (chips < 0) {
+            throw new IllegalArgumentException("chips must be >= 1 (or 0 for the program's default): chips=" + chips
+                    + " (try 2)");
+        }
         if (saveTensors && outputDir.isEmpty()) {
             throw new IllegalArgumentException("saving tensors needs an output dir (--output-dir DIR)");
         }
@@ -41,22 +47,27 @@ public record RunSpec(Platform platform, int deviceId, long seed, int benchRound
 
     /** a2a3sim device 0, seed 0, no benchmark, temporary work dir, log to {@code out}. */
     public static RunSpec defaults(PrintStream out) {
-        return new RunSpec(Platform.A2A3SIM, 0, DEFAULT_SEED, 0, Optional.empty(), false, out, Progress.none());
+        return new RunSpec(Platform.A2A3SIM, 0, DEFAULT_SEED, 0, Optional.empty(), false, out, Progress.none(), 0);
     }
 
     public RunSpec withPlatform(Platform p, int device) {
-        return new RunSpec(p, device, seed, benchRounds, outputDir, saveTensors, out, progress);
+        return new RunSpec(p, device, seed, benchRounds, outputDir, saveTensors, out, progress, chips);
     }
 
     public RunSpec withSeed(long s) {
-        return new RunSpec(platform, deviceId, s, benchRounds, outputDir, saveTensors, out, progress);
+        return new RunSpec(platform, deviceId, s, benchRounds, outputDir, saveTensors, out, progress, chips);
     }
 
     public RunSpec withBench(int rounds, Progress p) {
-        return new RunSpec(platform, deviceId, seed, rounds, outputDir, saveTensors, out, p);
+        return new RunSpec(platform, deviceId, seed, rounds, outputDir, saveTensors, out, p, chips);
     }
 
     public RunSpec withOutputDir(Path dir, boolean save) {
-        return new RunSpec(platform, deviceId, seed, benchRounds, Optional.of(dir), save, out, progress);
+        return new RunSpec(platform, deviceId, seed, benchRounds, Optional.of(dir), save, out, progress, chips);
+    }
+
+    /** Chips for an L3 program (0 = the program's default). */
+    public RunSpec withChips(int n) {
+        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, n);
     }
 }

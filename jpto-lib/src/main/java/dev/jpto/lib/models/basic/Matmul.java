@@ -76,7 +76,7 @@ public final class Matmul {
                 Map.of("c", Comparators.allclose(1e-4, 1e-4)), Map.of());
     }
 
-    static Program program(Preset p) {
+    public static Program program(Preset p) {
         int t = p.tile();
         int chunk = p.k() / p.kSplit();
         ProgramBuilder pb = ProgramBuilder.program("matmul");
@@ -137,7 +137,7 @@ public final class Matmul {
         return k.build();
     }
 
-    static void golden(Map<String, Tensor> in, Map<String, Tensor> out) {
+    public static void golden(Map<String, Tensor> in, Map<String, Tensor> out) {
         Tensor ta = in.get("a");
         Tensor tb = in.get("b");
         int m = Dense.dim(ta, 0);

@@ -56,7 +56,7 @@ public final class VectorAdd {
                 Map.of("z", Comparators.allclose(0, 0)), Map.of());
     }
 
-    static Program program(Preset p) {
+    public static Program program(Preset p) {
         KernelBuilder k = KernelBuilder.kernel("add_tile");
         KTensor x = k.input("x", p.dtype(), 2);
         KTensor y = k.input("y", p.dtype(), 2);
@@ -77,7 +77,7 @@ public final class VectorAdd {
         return pb.build();
     }
 
-    static void golden(Map<String, Tensor> in, Map<String, Tensor> out) {
+    public static void golden(Map<String, Tensor> in, Map<String, Tensor> out) {
         double[] x = Dense.read(in.get("x"));
         double[] y = Dense.read(in.get("y"));
         double[] z = new double[x.length];
