@@ -20,6 +20,9 @@ public final class Programs {
     private static ProgramRegistry build() {
         List<ProgramDef> all = new ArrayList<>(BasicPrograms.all());
         all.addAll(dev.jpto.lib.models.dsv4.kernels.Dsv4Programs.all());
+        all.add(dev.jpto.lib.models.dsv4.kernels.MoePrograms.def());
+        all.add(dev.jpto.lib.models.dsv4.kernels.Dsv4Layer.def());
+        all.add(dev.jpto.lib.models.dsv4.kernels.Dsv4Mtp.def());
         all.addAll(dev.jpto.lib.models.l3.L3Programs.all());
         return new ProgramRegistry(all);
     }

@@ -62,10 +62,16 @@ final class Dsv4Fills {
     /** The original's {@code gen_shared_weight([out, in], dequant_std, chan_cv)}, stored transposed [in, out]. */
     static Init sharedWeight(String weightName, int out, int in, double dequantStd, double chanCv,
                              boolean scaleTensor) {
+        return sharedWeight(weightName, out, in, dequantStd, chanCv, scaleTensor, true);
+    }
+
+    /** As above; {@code transposed} false keeps the original's [out, in] layout (the MoE's shared expert). */
+    static Init sharedWeight(String weightName, int out, int in, double dequantStd, double chanCv,
+                             boolean scaleTensor, boolean transposed) {
         String rule = "gen_shared_weight([" + out + ", " + in + "], dequant_std=" + dequantStd + ", chan_cv=" + chanCv
                 + "): W = N·exp(" + chanCv + "·N_row), FP8-e4m3 on 128x128 blocks with scale 2^ceil(log2(amax/448)),"
                 + " per output row int8 (s = amax/127), scales ·" + dequantStd + "/std(q·s)"
-                + (scaleTensor ? "" : "; stored transposed [" + in + ", " + out + "]");
+                + (scaleTensor || !transposed ? "" : "; stored transposed [" + in + ", " + out + "]");
         return new Init.Custom(rule, (t, c) -> {
             Init.RandomSource r = c.stream(weightName);
             double[] w = new double[Math.multiplyExact(out, in)];
@@ -115,11 +121,15 @@ final class Dsv4Fills {
                 for (int o = 0; o < out; o++) {
                     t.setDouble(o, scale[o] * (dequantStd / std));
                 }
-            } else {
+            } else if (transposed) {
                 for (int k = 0; k < in; k++) {
                     for (int o = 0; o < out; o++) {
                         t.setDouble((long) k * out + o, q[o * in + k]);
                     }
+                }
+            } else {
+                for (int i = 0; i < q.length; i++) {
+                    t.setDouble(i, q[i]);
                 }
             }
         });

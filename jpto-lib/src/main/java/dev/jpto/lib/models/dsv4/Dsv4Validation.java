@@ -186,11 +186,21 @@ public final class Dsv4Validation {
      * only inputs and outputs).
      */
     public static float[] residualMix(Dsv4Preset preset, java.util.Map<String, Tensor> inputs) {
+        return residualMix(preset, inputs.get("x_hc"), inputs, "hc_attn");
+    }
+
+    /**
+     * The residual mix of {@code xHc} with the hyper-connection weights {@code <hc>_fn/_scale/_base} of
+     * {@code inputs} (e.g. {@code hc_ffn} around the MoE).
+     */
+    public static float[] residualMix(Dsv4Preset preset, Tensor xHc, java.util.Map<String, Tensor> inputs,
+                                      String hcWeights) {
         Dsv4Dims m = preset.dims();
         int t = preset.t();
-        float[] x = Arrays32.floats(inputs.get("x_hc"));
-        HcStages.Pre pre = HcStages.pre(x, Arrays32.floats(inputs.get("hc_attn_fn")),
-                Arrays32.floats(inputs.get("hc_attn_scale")), Arrays32.floats(inputs.get("hc_attn_base")), m, t);
+        float[] x = Arrays32.floats(xHc);
+        HcStages.Pre pre = HcStages.pre(x, Arrays32.floats(inputs.get(hcWeights + "_fn")),
+                Arrays32.floats(inputs.get(hcWeights + "_scale")), Arrays32.floats(inputs.get(hcWeights + "_base")),
+                m, t);
         int hc = m.hcMult();
         int d = m.d();
         float[] out = new float[t * hc * d];

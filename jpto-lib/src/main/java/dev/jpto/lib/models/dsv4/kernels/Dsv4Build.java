@@ -31,6 +31,7 @@ import java.util.function.Consumer;
  */
 final class Dsv4Build {
     final ProgramBuilder p;
+    final String name;
     final Dsv4Program program;
     final Dsv4Preset preset;
     final Dsv4Dims m;
@@ -42,13 +43,23 @@ final class Dsv4Build {
     Orch o;
 
     Dsv4Build(String name, Dsv4Program program, Dsv4Preset preset, Dsv4Faults faults) {
+        this(name, program, preset, faults, Dsv4HeapPlan.of(program, preset));
+    }
+
+    /**
+     * A build whose intermediates are {@code heapPlan}; {@code program} is the attention program being built, or
+     * null for the layer's other chip programs (the MoE stages), which take their plan from the caller.
+     */
+    Dsv4Build(String name, Dsv4Program program, Dsv4Preset preset, Dsv4Faults faults,
+              java.util.List<Dsv4HeapPlan.Alloc> heapPlan) {
         this.p = ProgramBuilder.program(name);
+        this.name = name;
         this.program = program;
         this.preset = preset;
         this.m = preset.dims();
         this.faults = faults;
         this.t = preset.t();
-        for (Dsv4HeapPlan.Alloc a : Dsv4HeapPlan.of(program, preset)) {
+        for (Dsv4HeapPlan.Alloc a : heapPlan) {
             plan.put(a.name(), a);
         }
     }
@@ -57,11 +68,11 @@ final class Dsv4Build {
     TensorVar alloc(String name) {
         Dsv4HeapPlan.Alloc a = plan.get(name);
         if (a == null) {
-            throw new IllegalStateException(program.programName() + ": '" + name + "' is not in Dsv4HeapPlan; has "
+            throw new IllegalStateException(this.name + ": '" + name + "' is not in the heap plan; has "
                     + plan.keySet());
         }
         if (allocated.containsKey(name)) {
-            throw new IllegalStateException(program.programName() + ": '" + name + "' is allocated twice");
+            throw new IllegalStateException(this.name + ": '" + name + "' is allocated twice");
         }
         long[] shape = a.shape();
         if (shape.length == 1) {

@@ -30,13 +30,19 @@ final class HcPreStage {
 
     /** Steps 1–8. {@code xHc} is x_hc seen as [T, 4D]. */
     static Out run(Dsv4Build b, TensorVar xHc, TensorVar fn, TensorVar scale, TensorVar base) {
+        return run(b, xHc, fn, scale, base, null, null);
+    }
+
+    /** As above, writing post and comb into {@code postOut} / {@code combOut} when given (program outputs). */
+    static Out run(Dsv4Build b, TensorVar xHc, TensorVar fn, TensorVar scale, TensorVar base, TensorVar postOut,
+                   TensorVar combOut) {
         int t = b.t;
         int hc = b.m.hcMult();
         int k = b.m.hcDim();
         int mix = b.m.mixHc();
         TensorVar xMixed = b.alloc("x_mixed");
-        TensorVar post = b.alloc("post");
-        TensorVar comb = b.alloc("comb");
+        TensorVar post = postOut != null ? postOut : b.alloc("post");
+        TensorVar comb = combOut != null ? combOut : b.alloc("comb");
         TensorVar invRms = b.alloc("inv_rms");
         TensorVar mixesRaw = b.alloc("mixes_raw");
         TensorVar partials = b.alloc("mixes_partials");
