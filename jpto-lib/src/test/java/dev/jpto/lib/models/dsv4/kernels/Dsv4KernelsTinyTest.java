@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The tiny presets through compile → run on the simulated chip, validated against the plain-Java golden. */
 class Dsv4KernelsTinyTest {
@@ -49,9 +51,26 @@ class Dsv4KernelsTinyTest {
     }
 
     @Test
-    void swaAllocatesExactlyTheHeapPlanInOrderInTheBodyScope() {
+    void csaTinyMatchesTheGoldenAndFillsRingOneWithThePlannedHeap() {
+        try (Arena arena = Arena.ofShared()) {
+            Dsv4Preset tiny = Dsv4Preset.tiny();
+            Dsv4KernelRun r = Dsv4KernelRun.run(Dsv4Program.CSA, tiny, Dsv4Faults.NONE, RunConfig.defaults(), arena);
+            System.out.printf("CSA tiny: share relL2=%.5f gain=%.5f, x_out bad=%d, rings %s%n", r.share().relL2(),
+                    r.share().gain(), r.xOut().bad(), r.report().rings());
+            assertThat(r.failures()).isEmpty();
+            assertThat(r.share().relL2()).isLessThan(0.01);
+            long planned = Dsv4HeapPlan.peakBytes(Dsv4HeapPlan.of(Dsv4Program.CSA, tiny), 1);
+            assertThat(r.report().ring(1).heapMax()).isEqualTo(planned);
+            // the score-init scopes (depth 2) allocate nothing
+            assertThat(r.report().ring(2).heapMax()).isZero();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Dsv4Program.class)
+    void allocatesExactlyTheHeapPlanInOrderInTheBodyScope(Dsv4Program prog) {
         Dsv4Preset tiny = Dsv4Preset.tiny();
-        Program p = Dsv4Kernels.build(Dsv4Program.SWA, tiny);
+        Program p = Dsv4Kernels.build(prog, tiny);
         assertThat(p.body()).hasSize(1).first().isInstanceOf(Stmt.Scope.class);
         List<String> got = new ArrayList<>();
         for (Stmt s : ((Stmt.Scope) p.body().getFirst()).body()) {
@@ -60,8 +79,9 @@ class Dsv4KernelsTinyTest {
             }
         }
         List<String> want = new ArrayList<>();
-        for (Dsv4HeapPlan.Alloc a : Dsv4HeapPlan.of(Dsv4Program.SWA, tiny)) {
-            want.add(a.name() + " " + a.dtype().text() + " " + bytes(a.shape()));
+        List<Dsv4HeapPlan.Alloc> plan = Dsv4HeapPlan.of(prog, tiny);
+        for (Dsv4HeapPlan.Alloc a : plan) {
+            want.add(Dsv4Build.tensorName(plan, a) + " " + a.dtype().text() + " " + bytes(a.shape()));
         }
         assertThat(got).containsExactlyElementsOf(want);
     }
