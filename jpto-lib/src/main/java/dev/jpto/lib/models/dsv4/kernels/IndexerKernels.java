@@ -246,8 +246,7 @@ final class IndexerKernels {
         int nt = b.preset.numTokens();
         int bs = b.preset.pools().blockSize();
         int cap = Dsv4Preset.INDEXER_SCORE_CAP;
-        int maxVisible = Math.min(cap, (b.preset.startPos() + nt) / 4);
-        int blocks = Dsv4Build.ceilDiv(maxVisible, SCORE_BLOCK);
+        int blocks = scoredColumns(b) / SCORE_BLOCK;
         long tableLen = idxTable.shape()[1];
         KernelRef k = b.aic("prefill_idx_score", kb -> {
             KTensor q = kb.input("qr_hadamard_i8", INT8, 2);
@@ -326,43 +325,53 @@ final class IndexerKernels {
 
     /**
      * I9: per 16 tokens, the top {@code min(IDX_TOPK, 256)} score columns in descending order (ties to the lower
-     * column), columns {@code >= min(visible, k)} and padding rows −1.
+     * column), columns {@code >= min(visible, k)} and padding rows −1. Only the columns a token of this chunk can
+     * see ({@link #scoredColumns}) are ranked: the rest are −3.4e38 and never visible.
      */
     static void topk(Dsv4Build b, TensorVar scores, TensorVar pos, TensorVar out) {
         int t = b.t;
         int nt = b.preset.numTokens();
-        int cap = (int) scores.shape()[1];
         int kAll = (int) out.shape()[1];
-        int kk = Math.min(kAll, cap);
+        int w = Math.min(kAll, scoredColumns(b));
         KernelRef k = b.aiv("prefill_idx_topk", kb -> {
             KTensor s = kb.input("scores", FP32, 2);
             KTensor p = kb.input("pos", INT32, 2);
             KTensor o = kb.output("cmp_topk_indices", INT32, 2);
             KScalar r0 = kb.scalar("r0");
-            KTile x = kb.tile("x", FP32, 16, cap);
-            KTile vals = kb.tile("vals", FP32, 16, kk);
-            KTile idx = kb.tile("idx", INT32, 16, kk);
-            KTile pt = kb.tile("pt", INT32, 16, 1);
-            KTile ri = kb.tile("ri", INT32, 16, 1);
-            KTile z1 = kb.tile("z1", INT32, 16, 1);
-            KTile m1 = kb.tile("m1", BOOL, 16, 1);
-            KTile c = kb.tile("c", INT32, 16, kk);
-            KTile neg = kb.tile("neg", INT32, 16, kk);
-            KTile mk = kb.tile("mk", BOOL, 16, kk);
-            kb.load(x, s, 0, 0).topK(vals, idx, x, kk);
-            // limit = min((pos+1)/4, k) on active rows, 0 on padding rows
-            kb.load(pt, p, 0, 0).adds(pt, pt, 1).binaryScalar(Fn.Binary.DIV, pt, pt, 4)
-                    .binaryScalar(Fn.Binary.MIN, pt, pt, kk).iota(ri, Fn.Axis.ROWS, 0)
-                    .binaryScalar(Fn.Binary.ADD, ri, ri, r0).compareScalar(Fn.Compare.LT, m1, ri, nt).fill(z1, 0)
-                    .select(pt, m1, pt, z1).iota(c, Fn.Axis.COLS, 0).rowBroadcast(Fn.Binary.SUB, c, c, pt)
-                    .compareScalar(Fn.Compare.LT, mk, c, 0).fill(neg, -1).select(idx, mk, idx, neg).store(idx, o, 0, 0);
-            if (kAll > kk) {
-                KTile rest = kb.tile("rest", INT32, 16, kAll - kk);
-                kb.fill(rest, -1).store(rest, o, 0, kk);
+            if (w > 0) {
+                KTile x = kb.tile("x", FP32, 16, w);
+                KTile vals = kb.tile("vals", FP32, 16, w);
+                KTile idx = kb.tile("idx", INT32, 16, w);
+                KTile pt = kb.tile("pt", INT32, 16, 1);
+                KTile ri = kb.tile("ri", INT32, 16, 1);
+                KTile z1 = kb.tile("z1", INT32, 16, 1);
+                KTile m1 = kb.tile("m1", BOOL, 16, 1);
+                KTile c = kb.tile("c", INT32, 16, w);
+                KTile neg = kb.tile("neg", INT32, 16, w);
+                KTile mk = kb.tile("mk", BOOL, 16, w);
+                kb.load(x, s, 0, 0).topK(vals, idx, x, w);
+                // limit = min((pos+1)/4, k) on active rows, 0 on padding rows
+                kb.load(pt, p, 0, 0).adds(pt, pt, 1).binaryScalar(Fn.Binary.DIV, pt, pt, 4)
+                        .binaryScalar(Fn.Binary.MIN, pt, pt, w).iota(ri, Fn.Axis.ROWS, 0)
+                        .binaryScalar(Fn.Binary.ADD, ri, ri, r0).compareScalar(Fn.Compare.LT, m1, ri, nt).fill(z1, 0)
+                        .select(pt, m1, pt, z1).iota(c, Fn.Axis.COLS, 0).rowBroadcast(Fn.Binary.SUB, c, c, pt)
+                        .compareScalar(Fn.Compare.LT, mk, c, 0).fill(neg, -1).select(idx, mk, idx, neg)
+                        .store(idx, o, 0, 0);
+            }
+            if (kAll > w) {
+                KTile rest = kb.tile("rest", INT32, 16, kAll - w);
+                kb.fill(rest, -1).store(rest, o, 0, w);
             }
         });
+        int cap = (int) scores.shape()[1];
         b.o.forRange("i", t / 16, i -> b.submit(k, in(scores.block(16, cap).at(i, 0)), in(pos.block(16, 1).at(i, 0)),
                 outExisting(out.block(16, kAll).at(i, 0)), scalar(i.times(16))));
+    }
+
+    /** Score columns the indexer fills: whole 32-blocks up to the chunk's largest visible count (at most 256). */
+    static int scoredColumns(Dsv4Build b) {
+        int maxVisible = Math.min(Dsv4Preset.INDEXER_SCORE_CAP, (b.preset.startPos() + b.preset.numTokens()) / 4);
+        return Dsv4Build.ceilDiv(maxVisible, SCORE_BLOCK) * SCORE_BLOCK;
     }
 
     /**

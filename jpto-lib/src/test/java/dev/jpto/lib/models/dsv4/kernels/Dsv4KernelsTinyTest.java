@@ -69,7 +69,23 @@ class Dsv4KernelsTinyTest {
     @ParameterizedTest
     @EnumSource(Dsv4Program.class)
     void allocatesExactlyTheHeapPlanInOrderInTheBodyScope(Dsv4Program prog) {
-        Dsv4Preset tiny = Dsv4Preset.tiny();
+        for (Dsv4Preset preset : Dsv4Preset.all()) {
+            assertAllocatesThePlan(prog, preset);
+        }
+    }
+
+    @Test
+    void csaProPlanIsTheDecompositionsRingOnePeak() {
+        // docs/dsv4-decomposition.md §4: 297.81 MiB in 64 allocations, and 256 MiB blocks on `partials`
+        List<Dsv4HeapPlan.Alloc> plan = Dsv4HeapPlan.of(Dsv4Program.CSA, Dsv4Preset.pro());
+        assertThat(plan).hasSize(64);
+        assertThat(Dsv4HeapPlan.peakBytes(plan, 1)).isEqualTo(312_274_944L);
+        assertThat(Dsv4HeapPlan.firstBlocked(plan, 1, 256L << 20)).get().extracting(Dsv4HeapPlan.Alloc::name)
+                .isEqualTo("partials");
+        assertAllocatesThePlan(Dsv4Program.CSA, Dsv4Preset.pro());
+    }
+
+    private static void assertAllocatesThePlan(Dsv4Program prog, Dsv4Preset tiny) {
         Program p = Dsv4Kernels.build(prog, tiny);
         assertThat(p.body()).hasSize(1).first().isInstanceOf(Stmt.Scope.class);
         List<String> got = new ArrayList<>();
@@ -90,27 +106,29 @@ class Dsv4KernelsTinyTest {
         return Arrays.stream(shape).reduce(1, Math::multiplyExact);
     }
 
-    @Test
-    void aKernelScalingAttentionBy101FailsValidation() {
-        assertBrokenKernelFails(Dsv4Faults.scaled(1.01));
+    @ParameterizedTest
+    @EnumSource(value = Dsv4Program.class, names = {"SWA", "CSA"})
+    void aKernelScalingAttentionBy101FailsValidation(Dsv4Program prog) {
+        assertBrokenKernelFails(prog, Dsv4Faults.scaled(1.01));
     }
 
-    @Test
-    void aKernelDroppingTheSinkFailsValidation() {
-        assertBrokenKernelFails(Dsv4Faults.noSink());
+    @ParameterizedTest
+    @EnumSource(value = Dsv4Program.class, names = {"SWA", "CSA"})
+    void aKernelDroppingTheSinkFailsValidation(Dsv4Program prog) {
+        assertBrokenKernelFails(prog, Dsv4Faults.noSink());
     }
 
-    @Test
-    void aKernelSkippingTheInverseRopeFailsValidation() {
-        assertBrokenKernelFails(Dsv4Faults.noInverseRope());
+    @ParameterizedTest
+    @EnumSource(value = Dsv4Program.class, names = {"SWA", "CSA"})
+    void aKernelSkippingTheInverseRopeFailsValidation(Dsv4Program prog) {
+        assertBrokenKernelFails(prog, Dsv4Faults.noInverseRope());
     }
 
-    private static void assertBrokenKernelFails(Dsv4Faults faults) {
+    private static void assertBrokenKernelFails(Dsv4Program prog, Dsv4Faults faults) {
         try (Arena arena = Arena.ofShared()) {
-            Dsv4KernelRun r = Dsv4KernelRun.run(Dsv4Program.SWA, Dsv4Preset.tiny(), faults, RunConfig.defaults(),
-                    arena);
-            System.out.printf("SWA tiny %s: share relL2=%.5f gain=%.5f, x_out pass=%s%n", faults, r.share().relL2(),
-                    r.share().gain(), r.xOut().pass());
+            Dsv4KernelRun r = Dsv4KernelRun.run(prog, Dsv4Preset.tiny(), faults, RunConfig.defaults(), arena);
+            System.out.printf("%s tiny %s: share relL2=%.5f gain=%.5f, x_out pass=%s%n", prog, faults,
+                    r.share().relL2(), r.share().gain(), r.xOut().pass());
             assertThat(r.share().pass()).as("attention-share check catches %s", faults).isFalse();
             assertThat(r.failures()).anyMatch(f -> f.startsWith("attention share"));
         }
