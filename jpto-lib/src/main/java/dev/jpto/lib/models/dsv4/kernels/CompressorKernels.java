@@ -151,10 +151,11 @@ final class CompressorKernels {
             kb.store(fn, o, 0, 0).store(fr, o, 0, nope);
         });
         b.o.forRange("i", count / rows, i -> b.submit(k, in(writePos.at(0, i.times(rows)).size(1, rows)), in(pos),
-                in(pooled.at(i.times(rows), 0).size(rows, head)), in(normW.reshape(1, head)), in(fc), in(fs), outExisting(normed.at(i.times(rows), 0).size(rows, head))));
+                in(pooled.at(i.times(rows), 0).size(rows, head)), in(normW.reshape(1, head)), in(fc), in(fs),
+                outExisting(normed.at(i.times(rows), 0).size(rows, head))));
     }
 
-    /** {@code [rows, 1]}: the closing tokens' window starts {@code max(pos[tok] + 1 − ratio, 0)} (tok −1 → row 0). */
+    /** {@code [rows, 1]}: window starts {@code max(pos[tok] + 1 − ratio, 0)} of the closing tokens (tok −1: row 0). */
     private static KTile windowStarts(KernelBuilder kb, KTensor wp, KTensor p, int rows, int ratio) {
         KTile wr = kb.tile("ws_row", INT32, 1, rows);
         KTile wc = kb.tile("ws_col", INT32, rows, 1);
