@@ -17,6 +17,7 @@ import dev.jpto.lib.models.dsv4.Dsv4Preset;
 import dev.jpto.lib.models.dsv4.Dsv4Program;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -51,7 +52,7 @@ final class Dsv4Build {
      * null for the layer's other chip programs (the MoE stages), which take their plan from the caller.
      */
     Dsv4Build(String name, Dsv4Program program, Dsv4Preset preset, Dsv4Faults faults,
-              java.util.List<Dsv4HeapPlan.Alloc> heapPlan) {
+              List<Dsv4HeapPlan.Alloc> heapPlan) {
         this.p = ProgramBuilder.program(name);
         this.name = name;
         this.program = program;
@@ -60,8 +61,22 @@ final class Dsv4Build {
         this.faults = faults;
         this.t = preset.t();
         for (Dsv4HeapPlan.Alloc a : heapPlan) {
-            plan.put(a.name(), a);
+            plan.put(tensorName(heapPlan, a), a);
         }
+    }
+
+    /**
+     * The program's name for a plan allocation: its own name, or {@code <stage>_<name>} when two stages allocate
+     * the same name (CSA's two ratio-4 compressors), since tensor names are unique in a program.
+     */
+    static String tensorName(List<Dsv4HeapPlan.Alloc> plan, Dsv4HeapPlan.Alloc a) {
+        long same = plan.stream().filter(x -> x.name().equals(a.name())).count();
+        return same > 1 ? a.stage() + "_" + a.name() : a.name();
+    }
+
+    /** The plan allocation {@code name} of {@code stage} (see {@link #tensorName}). */
+    TensorVar alloc(String stage, String name) {
+        return alloc(plan.containsKey(stage + "_" + name) ? stage + "_" + name : name);
     }
 
     /** The heap intermediate {@code name} of the plan, created now in the current scope (rank-1 as [1, n]). */

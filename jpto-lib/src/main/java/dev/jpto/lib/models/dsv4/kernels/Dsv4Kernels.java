@@ -78,8 +78,7 @@ public final class Dsv4Kernels {
         SparseAttnKernels.Keys keys = switch (b.program) {
             case SWA -> swaKeys(b, v, pos, cache2d);
             case HCA -> HcaKernels.run(b, v, xNormed, pos, cache2d);
-            case CSA -> throw new UnsupportedOperationException(b.program.programName()
-                    + ": the compressor and indexer kernels are not built yet");
+            case CSA -> CsaKernels.run(b, v, xNormed, pos, cache2d, qkv);
         };
         TensorVar attnOut = b.alloc("attn_out");
         TensorVar oPacked = SparseAttnKernels.attend(b, qkv.q(), keys, qkv.ropeCos(), qkv.ropeSin(), qkv.swapIdx(),

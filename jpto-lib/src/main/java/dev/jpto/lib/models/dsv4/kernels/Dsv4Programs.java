@@ -35,9 +35,9 @@ public final class Dsv4Programs {
     private Dsv4Programs() {
     }
 
-    /** The programs whose kernels exist (SWA, HCA; CSA has its golden but no kernels yet). */
+    /** The three prefill attention programs. */
     public static List<ProgramDef> all() {
-        return List.of(def(Dsv4Program.SWA), def(Dsv4Program.HCA));
+        return List.of(def(Dsv4Program.SWA), def(Dsv4Program.CSA), def(Dsv4Program.HCA));
     }
 
     static ProgramDef def(Dsv4Program prog) {

@@ -48,64 +48,22 @@ final class HcaKernels {
         SwaIndices.fill(b, "prefill_hca_c128_norm_pad_init_normed", normed, 0);
 
         // projections: 32 output columns per task, all rows; score += ape[pos mod 128]
-        int nc = Dsv4Build.tileOf(hd, 32);
-        int kc = Dsv4Build.tileOf(d, 256);
-        KernelRef proj = b.aic("prefill_hca_c128_kv_score_proj", kb -> {
-            KTensor x = kb.input("x_normed", BF16, 2);
-            KTensor wk = kb.input("wkv", BF16, 2);
-            KTensor wg = kb.input("wgate", BF16, 2);
-            KTensor ape = kb.input("ape", FP32, 2);
-            KTensor p = kb.input("pos", INT32, 2);
-            KTensor ok = kb.output("kv", FP32, 2);
-            KTensor os = kb.output("score", FP32, 2);
-            KScalar c0 = kb.scalar("c0");
-            KTile ta = kb.tile("ta", BF16, 16, kc);
-            KTile tw = kb.tile("tw", BF16, nc, kc);
-            KTile ck = kb.tile("ck", FP32, 16, nc);
-            KTile cs = kb.tile("cs", FP32, 16, nc);
-            KTile ap = kb.tile("ap", FP32, 16, nc);
-            KTile pi = kb.tile("pi", INT32, 16, 1);
-            KTile pm = kb.tile("pm", INT32, 16, 1);
-            kb.forRange("m", 0, t, 16, mi -> {
-                kb.fill(ck, 0).fill(cs, 0);
-                kb.forRange("k", 0, d, kc, k -> kb.load(ta, x, mi, k).load(tw, wk, 0, k).matmulTransB(ck, ta, tw, true)
-                        .load(tw, wg, 0, k).matmulTransB(cs, ta, tw, true));
-                kb.load(pi, p, mi, 0).binaryScalar(Fn.Binary.DIV, pm, pi, RATIO).muls(pm, pm, RATIO).sub(pm, pi, pm)
-                        .loadRows(ap, ape, pm, 0, c0).add(cs, cs, ap).store(ck, ok, mi, 0).store(cs, os, mi, 0);
-            });
-        });
-        b.o.forRange("j", hd / nc, j -> b.submit(proj, in(xNormed), in(v.get("cmp_wkv").at(j.times(nc), 0).size(nc, d)),
-                in(v.get("cmp_wgate").at(j.times(nc), 0).size(nc, d)), in(v.get("cmp_ape")), in(pos),
-                outExisting(kvp.at(0, j.times(nc)).size(t, nc)), outExisting(scp.at(0, j.times(nc)).size(t, nc)),
-                scalar(j.times(nc))));
+        CompressorKernels.project(b, "prefill_hca_c128_kv_score_proj", RATIO, Dsv4Build.tileOf(hd, 32), xNormed,
+                v.get("cmp_wkv"), v.get("cmp_wgate"), v.get("cmp_ape"), pos, kvp, scp);
 
         // write map: the (at most one) token closing a 128-window, and its cmp slot
-        TensorVar cmpSlots = v.get("cmp_slot_mapping").reshape(1, t);
-        KernelRef wmap = b.aiv("prefill_hca_c128_write_map", kb -> {
-            KTensor sm = kb.input("cmp_slot_mapping", INT64, 2);
-            KTensor op = kb.output("write_pos_map", INT32, 2);
-            KTensor od = kb.output("write_dst_map", INT32, 2);
-            KTile s = kb.tile("s", INT32, 1, t);
-            KTile io = kb.tile("io", INT32, 1, t);
-            KTile neg = kb.tile("neg", INT32, 1, t);
-            KTile mk = kb.tile("mk", BOOL, 1, t);
-            KTile r = kb.tile("r", INT32, 1, 1);
-            KTile pad = kb.tile("pad", INT32, 1, STATE_ROWS);
-            kb.load(s, sm, 0, 0).iota(io, Fn.Axis.COLS, 0).fill(neg, -1).compareScalar(Fn.Compare.GE, mk, s, 0)
-                    .select(io, mk, io, neg).rowMax(r, io).fill(pad, -1).store(pad, op, 0, 0).store(r, op, 0, 0)
-                    .rowMax(r, s).store(pad, od, 0, 0).store(r, od, 0, 0);
-        });
-        b.submit(wmap, in(cmpSlots), outExisting(writePos), outExisting(writeDst));
+        CompressorKernels.writeMap(b, "prefill_hca_c128_write_map", v.get("cmp_slot_mapping").reshape(1, t), writePos,
+                writeDst);
 
         // state rows of the chunk first ([kv | score] at state_slot_mapping), so the pool reads only the state
         TensorVar state = v.get("compress_state");
         long[] ss = state.shape();
         TensorVar state2d = state.reshape(ss[0] * ss[1], ss[2]);
         TensorVar stateSlots = v.get("state_slot_mapping").reshape(1, t);
-        scatter(b, "prefill_hca_c128_state_scatter_pre", FP32, kvp, stateSlots, state2d.at(0, 0).size(ss[0] * ss[1], hd),
-                true);
-        scatter(b, "prefill_hca_c128_state_scatter_pre", FP32, scp, stateSlots,
-                state2d.at(0, hd).size(ss[0] * ss[1], hd), true);
+        Scatter.rows(b, "prefill_hca_c128_state_scatter_pre", FP32, kvp, stateSlots,
+                state2d.at(0, 0).size(ss[0] * ss[1], hd), true, null);
+        Scatter.rows(b, "prefill_hca_c128_state_scatter_pre", FP32, scp, stateSlots,
+                state2d.at(0, hd).size(ss[0] * ss[1], hd), true, null);
 
         // softmax pool of the closing window: 64 channels per task
         TensorVar table = v.get("compress_state_block_table");
@@ -162,49 +120,14 @@ final class HcaKernels {
                 outExisting(pooled.at(0, c.times(cc)).size(1, cc)), scalar(c.times(cc))));
 
         // RMS · norm_w, forward RoPE at the window start w + 1 − 128
-        int r = b.m.ropeDim();
-        int nope = b.m.nopeDim();
-        KernelRef norm = b.aiv("prefill_hca_c128_rmsnorm_rope", kb -> {
-            KTensor wp = kb.input("write_pos_map", INT32, 2);
-            KTensor p = kb.input("pos", INT32, 2);
-            KTensor pl = kb.input("pooled", FP32, 2);
-            KTensor nw = kb.input("norm_w", BF16, 2);
-            KTensor fc = kb.input("freqs_cos", BF16, 2);
-            KTensor fs = kb.input("freqs_sin", BF16, 2);
-            KTensor o = kb.output("normed", FP32, 2);
-            KTile w = windowEnd(kb, wp, p);
-            KTile fn = kb.tile("fn", FP32, 1, nope);
-            KTile fr = kb.tile("fr", FP32, 1, r);
-            KTile sqn = kb.tile("sqn", FP32, 1, nope);
-            KTile sqr = kb.tile("sqr", FP32, 1, r);
-            KTile inv = kb.tile("inv", FP32, 1, 1);
-            KTile part = kb.tile("part", FP32, 1, 1);
-            KTile gn = kb.tile("gn", FP32, 1, nope);
-            KTile gr = kb.tile("gr", FP32, 1, r);
-            KTile cp = kb.tile("cp", INT32, 1, 1);
-            KTile cosIl = kb.tile("cos_il", FP32, 1, r);
-            KTile sinSg = kb.tile("sin_sg", FP32, 1, r);
-            KTile swapCol = kb.tile("swap_c", INT32, r, 1);
-            kb.adds(cp, w, 1 - RATIO).binaryScalar(Fn.Binary.MAX, cp, cp, 0);
-            ropeRow(kb, fc, fs, cp, cosIl, sinSg, swapCol, r);
-            Tiles.RopeScratch rs = Tiles.RopeScratch.of(kb, 1, r);
-            kb.load(fn, pl, 0, 0).load(fr, pl, 0, nope).load(gn, nw, 0, 0).load(gr, nw, 0, nope).fill(inv, 0);
-            Tiles.addSquares(kb, inv, fn, sqn, part);
-            Tiles.addSquares(kb, inv, fr, sqr, part);
-            Tiles.finishRsqrt(kb, inv, hd, b.m.eps());
-            kb.rowBroadcast(Fn.Binary.MUL, fn, fn, inv).mul(fn, fn, gn).rowBroadcast(Fn.Binary.MUL, fr, fr, inv)
-                    .mul(fr, fr, gr);
-            Tiles.rope(kb, fr, cosIl, sinSg, swapCol, rs);
-            kb.store(fn, o, 0, 0).store(fr, o, 0, nope);
-        });
-        b.submit(norm, in(writePos), in(pos), in(pooled), in(v.get("cmp_norm_w").reshape(1, hd)),
-                in(v.get("freqs_cos")), in(v.get("freqs_sin")), outExisting(normed.at(0, 0).size(1, hd)));
+        CompressorKernels.normRope(b, "prefill_hca_c128_rmsnorm_rope", RATIO, 1, writePos, pos, pooled,
+                v.get("cmp_norm_w"), v.get("freqs_cos"), v.get("freqs_sin"), normed);
 
         // bf16 row into cmp_kv at the closing token's cmp slot
         TensorVar cmp = v.get("cmp_kv");
         long[] cs = cmp.shape();
         TensorVar cmp2d = cmp.reshape(cs[0] * cs[1], hd);
-        scatter(b, "prefill_hca_c128_kv_finalize", BF16, normed, writeDst, cmp2d, false);
+        Scatter.rows(b, "prefill_hca_c128_kv_finalize", BF16, normed, writeDst, cmp2d, false, null);
 
         // index lists
         TensorVar swa = b.alloc("swa_indices");
@@ -222,30 +145,6 @@ final class HcaKernels {
         KTile w = kb.tile("w", INT32, 1, 1);
         kb.load(wr, wp, 0, 0).binaryScalar(Fn.Binary.MAX, wr, wr, 0).loadRows(w, p, wr, 0, 0);
         return w;
-    }
-
-    /** Interleaved cos, forward-signed sin and the pair-swap column for the table row at {@code cp} (1×1). */
-    private static void ropeRow(KernelBuilder kb, KTensor fc, KTensor fs, KTile cp, KTile cosIl, KTile sinSg,
-                                KTile swapCol, int r) {
-        int half = r / 2;
-        KTile h = kb.tile("rhalf", FP32, 1, half);
-        KTile ht = kb.tile("rhalf_t", FP32, half, 1);
-        KTile g = kb.tile("rg", FP32, r, 1);
-        KTile e = kb.tile("re", INT32, r, 1);
-        KTile ci = kb.tile("rci", INT32, 1, r);
-        KTile cm = kb.tile("rcm", INT32, 1, r);
-        KTile sg = kb.tile("rsg", INT32, 1, r);
-        KTile sign = kb.tile("rsign", FP32, 1, r);
-        KTile sw = kb.tile("rsw", INT32, 1, r);
-        kb.iota(e, Fn.Axis.ROWS, 0).binaryScalar(Fn.Binary.DIV, e, e, 2);
-        kb.iota(ci, Fn.Axis.COLS, 0).binaryScalar(Fn.Binary.DIV, cm, ci, 2).muls(cm, cm, 2).sub(cm, ci, cm);
-        kb.muls(sg, cm, 2).adds(sg, sg, -1).cast(sign, sg);
-        kb.muls(sw, cm, -2).adds(sw, sw, 1).add(sw, sw, ci).transpose(swapCol, sw);
-        // the first half of the table row at cp, interleaved
-        kb.loadRows(h, fc, cp, 0, 0);
-        kb.transpose(ht, h).gatherRows(g, ht, e).transpose(cosIl, g);
-        kb.loadRows(h, fs, cp, 0, 0).transpose(ht, h).gatherRows(g, ht, e).transpose(sinSg, g)
-                .mul(sinSg, sinSg, sign);
     }
 
     /** cmp_indices[r, c] = c for c < min((pos+1)/128, IDX_TOPK, cmp capacity), −1 otherwise and on padding rows. */
@@ -274,52 +173,5 @@ final class HcaKernels {
             }
         });
         b.submit(k, in(pos), outExisting(cmpIdx));
-    }
-
-    /**
-     * Writes row {@code src[t]} (or {@code src[0]} when {@code fromToken} is false) into {@code dst[slot[t]]} for
-     * every entry t of {@code slots} [1, n] with a slot ≥ 0, 128 destination rows at a time, bit-exact select over the old rows.
-     */
-    static void scatter(Dsv4Build b, String name, DType dtype, TensorVar src, TensorVar slots, TensorVar dst,
-                        boolean fromToken) {
-        int t = (int) slots.shape()[1];
-        int w = (int) dst.shape()[1];
-        long rows = dst.shape()[0];
-        long srcRows = src.shape()[0];
-        KernelRef k = b.aiv(name + (fromToken ? "" : "_row0"), kb -> {
-            KTensor s = kb.input("src", src.dtype(), 2);
-            KTensor sm = kb.input("slot_mapping", slots.dtype(), 2);
-            KTensor o = kb.inout("dst", dtype, 2);
-            KTile slot = kb.tile("slot", INT32, 1, t);
-            KTile jm = kb.tile("jm", INT32, 128, t);
-            KTile tp = kb.tile("tp", INT32, 128, t);
-            KTile z = kb.tile("z", INT32, 128, t);
-            KTile mask = kb.tile("mask", BOOL, 128, t);
-            KTile hit = kb.tile("hit", INT32, 128, 1);
-            KTile idx = kb.tile("idx", INT32, 128, 1);
-            KTile zh = kb.tile("zh", INT32, 128, w);
-            KTile wide = kb.tile("wide", INT32, 128, w);
-            KTile mh = kb.tile("mh", BOOL, 128, w);
-            KTile nw = kb.tile("nw", dtype, 128, w);
-            KTile old = kb.tile("old", dtype, 128, w);
-            kb.load(slot, sm, 0, 0).iota(tp, Fn.Axis.COLS, 1).fill(z, 0);
-            kb.forRange("r0", 0, rows, 128, r0 -> {
-                kb.iota(jm, Fn.Axis.ROWS, 0).binaryScalar(Fn.Binary.ADD, jm, jm, r0)
-                        .colBroadcast(Fn.Binary.SUB, jm, jm, slot).compareScalar(Fn.Compare.EQ, mask, jm, 0)
-                        .select(jm, mask, tp, z).rowMax(hit, jm);
-                if (fromToken) {
-                    kb.adds(idx, hit, -1).binaryScalar(Fn.Binary.MAX, idx, idx, 0);
-                } else {
-                    kb.fill(idx, 0);
-                }
-                kb.loadRows(nw, s, idx, 0, 0).load(old, o, r0, 0);
-                Tiles.columnMask(kb, mh, hit, zh, wide);
-                kb.select(old, mh, nw, old).store(old, o, r0, 0);
-            });
-        });
-        if (!fromToken && srcRows < 1) {
-            throw new IllegalArgumentException(name + ": empty source");
-        }
-        b.submit(k, in(src), in(slots), inout(dst));
     }
 }

@@ -32,38 +32,45 @@ final class SwaIndices {
             KTensor p = kb.input("pos", INT32, 2);
             KTensor tb = kb.input("block_table", INT32, 2);
             KTensor o = kb.output("swa_indices", INT32, 2);
-            KTile pt = kb.tile("p", INT32, 1, 1);
-            KTile n = kb.tile("n", INT32, 1, 1);
-            KTile f = kb.tile("f", INT32, 1, 1);
-            KTile kk = kb.tile("k", INT32, 1, win);
-            KTile key = kb.tile("key", INT32, 1, win);
-            KTile blk = kb.tile("blk", INT32, 1, win);
-            KTile off = kb.tile("off", INT32, 1, win);
-            KTile tmp = kb.tile("tmp", INT32, 1, win);
-            KTile neg = kb.tile("neg", INT32, 1, win);
-            KTile vm = kb.tile("vm", BOOL, 1, win);
-            KTile blkT = kb.tile("blk_t", INT32, win, 1);
-            KTile g = kb.tile("g", INT32, win, 1);
-            KTile gt = kb.tile("gt", INT32, 1, win);
-            KTile tbl = kb.tile("tbl", INT32, (int) nb, 1);
-            KTile tbr = kb.tile("tbr", INT32, 1, (int) nb);
-            kb.iota(kk, Fn.Axis.COLS, 0).fill(neg, -1).load(tbr, tb, 0, 0).transpose(tbl, tbr);
-            kb.forRange("r", 0, nt, rr -> {
-                kb.load(pt, p, rr, 0).adds(n, pt, 1).binaryScalar(Fn.Binary.MIN, n, n, win).adds(f, pt, 1)
-                        .sub(f, f, n).rowBroadcast(Fn.Binary.ADD, key, kk, f)
-                        .binaryScalar(Fn.Binary.MAX, key, key, 0).binaryScalar(Fn.Binary.DIV, blk, key, bs)
-                        .binaryScalar(Fn.Binary.MIN, blk, blk, nb - 1).muls(off, blk, bs).sub(off, key, off)
-                        .transpose(blkT, blk).gatherRows(g, tbl, blkT).transpose(gt, g)
-                        .muls(tmp, gt, bs).add(off, tmp, off)
-                        .rowBroadcast(Fn.Binary.SUB, tmp, kk, n).compareScalar(Fn.Compare.LT, vm, tmp, 0)
-                        .select(off, vm, off, neg).compareScalar(Fn.Compare.GE, vm, gt, 0).select(off, vm, off, neg)
-                        .store(off, o, rr, 0);
-            });
+            WindowRow wr = WindowRow.declare(kb, tb, win, bs, nb);
+            kb.forRange("r", 0, nt, rr -> kb.store(wr.compute(kb, p, rr), o, rr, 0));
             if (nt < t) {
-                kb.forRange("r", nt, t, rr -> kb.store(neg, o, rr, 0));
+                kb.forRange("r", nt, t, rr -> kb.store(wr.neg(), o, rr, 0));
             }
         });
         b.submit(k, in(pos), in(table), outExisting(swa));
+    }
+
+    /**
+     * The window of one token row inside a kernel: {@link #compute} turns the row's position into the WIN cache
+     * rows of keys {@code pos-n+1 .. pos} through the block table (−1 for unused columns and unmapped blocks).
+     */
+    record WindowRow(KTile pt, KTile n, KTile f, KTile kk, KTile key, KTile blk, KTile off, KTile tmp, KTile neg,
+                     KTile vm, KTile blkT, KTile g, KTile gt, KTile tbl, int win, int bs, long nb) {
+        static WindowRow declare(KernelBuilder kb, KTensor tb, int win, int bs, long nb) {
+            KTile tbr = kb.tile("tbr", INT32, 1, (int) nb);
+            WindowRow w = new WindowRow(kb.tile("p", INT32, 1, 1), kb.tile("n", INT32, 1, 1),
+                    kb.tile("f", INT32, 1, 1), kb.tile("k", INT32, 1, win), kb.tile("key", INT32, 1, win),
+                    kb.tile("blk", INT32, 1, win), kb.tile("off", INT32, 1, win), kb.tile("tmp", INT32, 1, win),
+                    kb.tile("neg", INT32, 1, win), kb.tile("vm", BOOL, 1, win), kb.tile("blk_t", INT32, win, 1),
+                    kb.tile("g", INT32, win, 1), kb.tile("gt", INT32, 1, win), kb.tile("tbl", INT32, (int) nb, 1),
+                    win, bs, nb);
+            kb.iota(w.kk, Fn.Axis.COLS, 0).fill(w.neg, -1).load(tbr, tb, 0, 0).transpose(w.tbl, tbr);
+            return w;
+        }
+
+        /** The window of row {@code r} of {@code p} (positions [T, 1]); returns the [1, WIN] tile holding it. */
+        KTile compute(KernelBuilder kb, KTensor p, Object r) {
+            kb.load(pt, p, r, 0).adds(n, pt, 1).binaryScalar(Fn.Binary.MIN, n, n, win).adds(f, pt, 1)
+                    .sub(f, f, n).rowBroadcast(Fn.Binary.ADD, key, kk, f)
+                    .binaryScalar(Fn.Binary.MAX, key, key, 0).binaryScalar(Fn.Binary.DIV, blk, key, bs)
+                    .binaryScalar(Fn.Binary.MIN, blk, blk, nb - 1).muls(off, blk, bs).sub(off, key, off)
+                    .transpose(blkT, blk).gatherRows(g, tbl, blkT).transpose(gt, g)
+                    .muls(tmp, gt, bs).add(off, tmp, off)
+                    .rowBroadcast(Fn.Binary.SUB, tmp, kk, n).compareScalar(Fn.Compare.LT, vm, tmp, 0)
+                    .select(off, vm, off, neg).compareScalar(Fn.Compare.GE, vm, gt, 0).select(off, vm, off, neg);
+            return off;
+        }
     }
 
     /** A single-block task filling a tensor with one value, in row blocks of up to 128. */

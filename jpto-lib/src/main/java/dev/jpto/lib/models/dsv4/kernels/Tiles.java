@@ -33,6 +33,41 @@ final class Tiles {
                 .mul(x, x, cosIl).mul(s.sw(), s.sw(), sinSigned).add(x, x, s.sw());
     }
 
+    /**
+     * Interleaving of RoPE half-table tiles: {@code dst[r][l] = half[r][l / 2]} (the frequency of lane l), and for
+     * sin the forward sign pattern (−sin on even lanes, +sin on odd); {@link #swapCol} is the pair-swap column of
+     * {@link #rope}. Scratch is sized for {@code rows} table rows.
+     */
+    record Interleave(KTile e, KTile sign, KTile swapCol, KTile ht, KTile g) {
+        static Interleave of(KernelBuilder kb, int rows, int rope) {
+            int half = rope / 2;
+            KTile e = kb.tile("il_e", INT32, rope, 1);
+            KTile ci = kb.tile("il_ci", INT32, 1, rope);
+            KTile cm = kb.tile("il_cm", INT32, 1, rope);
+            KTile sg = kb.tile("il_sg", INT32, 1, rope);
+            KTile sign = kb.tile("il_sign", FP32, 1, rope);
+            KTile sw = kb.tile("il_sw", INT32, 1, rope);
+            KTile swapCol = kb.tile("il_swap", INT32, rope, 1);
+            kb.iota(e, Fn.Axis.ROWS, 0).binaryScalar(Fn.Binary.DIV, e, e, 2);
+            kb.iota(ci, Fn.Axis.COLS, 0).binaryScalar(Fn.Binary.DIV, cm, ci, 2).muls(cm, cm, 2).sub(cm, ci, cm);
+            kb.muls(sg, cm, 2).adds(sg, sg, -1).cast(sign, sg);
+            kb.muls(sw, cm, -2).adds(sw, sw, 1).add(sw, sw, ci).transpose(swapCol, sw);
+            return new Interleave(e, sign, swapCol, kb.tile("il_ht", FP32, half, rows),
+                    kb.tile("il_g", FP32, rope, rows));
+        }
+
+        /** {@code dst[rows, rope]} ← the interleaved cos of {@code half[rows, rope/2]}. */
+        void cos(KernelBuilder kb, KTile dst, KTile half) {
+            kb.transpose(ht, half).gatherRows(g, ht, e).transpose(dst, g);
+        }
+
+        /** {@code dst[rows, rope]} ← the interleaved, forward-signed sin of {@code half[rows, rope/2]}. */
+        void sin(KernelBuilder kb, KTile dst, KTile half) {
+            cos(kb, dst, half);
+            kb.colBroadcast(Fn.Binary.MUL, dst, dst, sign);
+        }
+    }
+
     /** Loads the pair-swap index row 0 of {@code swapIdx} [.., rope] as a column [rope, 1]. */
     static KTile swapColumn(KernelBuilder kb, KTensor swapIdx, int rope) {
         KTile row = kb.tile("swap_row", INT32, 1, rope);

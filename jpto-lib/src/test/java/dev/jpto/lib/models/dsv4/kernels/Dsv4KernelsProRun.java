@@ -28,6 +28,8 @@ class Dsv4KernelsProRun {
     @CsvSource({
             "SWA, a5sim, 256", "SWA, a5sim, 512", "SWA, a5sim, 1024",
             "SWA, a2a3sim, 256", "SWA, a2a3sim, 512", "SWA, a2a3sim, 1024",
+            "CSA, a5sim, 256", "CSA, a5sim, 512", "CSA, a5sim, 1024",
+            "CSA, a2a3sim, 256", "CSA, a2a3sim, 512", "CSA, a2a3sim, 1024",
             "HCA, a5sim, 256", "HCA, a5sim, 512", "HCA, a5sim, 1024",
             "HCA, a2a3sim, 256", "HCA, a2a3sim, 512", "HCA, a2a3sim, 1024"})
     void ringTable(Dsv4Program prog, String platform, long heapMib) {
@@ -59,7 +61,7 @@ class Dsv4KernelsProRun {
     }
 
     @ParameterizedTest(name = "{0} demo")
-    @CsvSource({"SWA", "HCA"})
+    @CsvSource({"SWA", "CSA", "HCA"})
     void demoPasses(Dsv4Program prog) {
         if (!System.getProperty("dsv4.only", "").isEmpty()) {
             return;

@@ -14,6 +14,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** The tiny presets through compile → run on the simulated chip, validated against the plain-Java golden. */
 class Dsv4KernelsTinyTest {
@@ -49,9 +51,42 @@ class Dsv4KernelsTinyTest {
     }
 
     @Test
-    void swaAllocatesExactlyTheHeapPlanInOrderInTheBodyScope() {
-        Dsv4Preset tiny = Dsv4Preset.tiny();
-        Program p = Dsv4Kernels.build(Dsv4Program.SWA, tiny);
+    void csaTinyMatchesTheGoldenAndFillsRingOneWithThePlannedHeap() {
+        try (Arena arena = Arena.ofShared()) {
+            Dsv4Preset tiny = Dsv4Preset.tiny();
+            Dsv4KernelRun r = Dsv4KernelRun.run(Dsv4Program.CSA, tiny, Dsv4Faults.NONE, RunConfig.defaults(), arena);
+            System.out.printf("CSA tiny: share relL2=%.5f gain=%.5f, x_out bad=%d, rings %s%n", r.share().relL2(),
+                    r.share().gain(), r.xOut().bad(), r.report().rings());
+            assertThat(r.failures()).isEmpty();
+            assertThat(r.share().relL2()).isLessThan(0.01);
+            long planned = Dsv4HeapPlan.peakBytes(Dsv4HeapPlan.of(Dsv4Program.CSA, tiny), 1);
+            assertThat(r.report().ring(1).heapMax()).isEqualTo(planned);
+            // the score-init scopes (depth 2) allocate nothing
+            assertThat(r.report().ring(2).heapMax()).isZero();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Dsv4Program.class)
+    void allocatesExactlyTheHeapPlanInOrderInTheBodyScope(Dsv4Program prog) {
+        for (Dsv4Preset preset : Dsv4Preset.all()) {
+            assertAllocatesThePlan(prog, preset);
+        }
+    }
+
+    @Test
+    void csaProPlanIsTheDecompositionsRingOnePeak() {
+        // docs/dsv4-decomposition.md §4: 297.81 MiB in 64 allocations, and 256 MiB blocks on `partials`
+        List<Dsv4HeapPlan.Alloc> plan = Dsv4HeapPlan.of(Dsv4Program.CSA, Dsv4Preset.pro());
+        assertThat(plan).hasSize(64);
+        assertThat(Dsv4HeapPlan.peakBytes(plan, 1)).isEqualTo(312_274_944L);
+        assertThat(Dsv4HeapPlan.firstBlocked(plan, 1, 256L << 20)).get().extracting(Dsv4HeapPlan.Alloc::name)
+                .isEqualTo("partials");
+        assertAllocatesThePlan(Dsv4Program.CSA, Dsv4Preset.pro());
+    }
+
+    private static void assertAllocatesThePlan(Dsv4Program prog, Dsv4Preset tiny) {
+        Program p = Dsv4Kernels.build(prog, tiny);
         assertThat(p.body()).hasSize(1).first().isInstanceOf(Stmt.Scope.class);
         List<String> got = new ArrayList<>();
         for (Stmt s : ((Stmt.Scope) p.body().getFirst()).body()) {
@@ -60,8 +95,9 @@ class Dsv4KernelsTinyTest {
             }
         }
         List<String> want = new ArrayList<>();
-        for (Dsv4HeapPlan.Alloc a : Dsv4HeapPlan.of(Dsv4Program.SWA, tiny)) {
-            want.add(a.name() + " " + a.dtype().text() + " " + bytes(a.shape()));
+        List<Dsv4HeapPlan.Alloc> plan = Dsv4HeapPlan.of(prog, tiny);
+        for (Dsv4HeapPlan.Alloc a : plan) {
+            want.add(Dsv4Build.tensorName(plan, a) + " " + a.dtype().text() + " " + bytes(a.shape()));
         }
         assertThat(got).containsExactlyElementsOf(want);
     }
@@ -70,27 +106,29 @@ class Dsv4KernelsTinyTest {
         return Arrays.stream(shape).reduce(1, Math::multiplyExact);
     }
 
-    @Test
-    void aKernelScalingAttentionBy101FailsValidation() {
-        assertBrokenKernelFails(Dsv4Faults.scaled(1.01));
+    @ParameterizedTest
+    @EnumSource(value = Dsv4Program.class, names = {"SWA", "CSA"})
+    void aKernelScalingAttentionBy101FailsValidation(Dsv4Program prog) {
+        assertBrokenKernelFails(prog, Dsv4Faults.scaled(1.01));
     }
 
-    @Test
-    void aKernelDroppingTheSinkFailsValidation() {
-        assertBrokenKernelFails(Dsv4Faults.noSink());
+    @ParameterizedTest
+    @EnumSource(value = Dsv4Program.class, names = {"SWA", "CSA"})
+    void aKernelDroppingTheSinkFailsValidation(Dsv4Program prog) {
+        assertBrokenKernelFails(prog, Dsv4Faults.noSink());
     }
 
-    @Test
-    void aKernelSkippingTheInverseRopeFailsValidation() {
-        assertBrokenKernelFails(Dsv4Faults.noInverseRope());
+    @ParameterizedTest
+    @EnumSource(value = Dsv4Program.class, names = {"SWA", "CSA"})
+    void aKernelSkippingTheInverseRopeFailsValidation(Dsv4Program prog) {
+        assertBrokenKernelFails(prog, Dsv4Faults.noInverseRope());
     }
 
-    private static void assertBrokenKernelFails(Dsv4Faults faults) {
+    private static void assertBrokenKernelFails(Dsv4Program prog, Dsv4Faults faults) {
         try (Arena arena = Arena.ofShared()) {
-            Dsv4KernelRun r = Dsv4KernelRun.run(Dsv4Program.SWA, Dsv4Preset.tiny(), faults, RunConfig.defaults(),
-                    arena);
-            System.out.printf("SWA tiny %s: share relL2=%.5f gain=%.5f, x_out pass=%s%n", faults, r.share().relL2(),
-                    r.share().gain(), r.xOut().pass());
+            Dsv4KernelRun r = Dsv4KernelRun.run(prog, Dsv4Preset.tiny(), faults, RunConfig.defaults(), arena);
+            System.out.printf("%s tiny %s: share relL2=%.5f gain=%.5f, x_out pass=%s%n", prog, faults,
+                    r.share().relL2(), r.share().gain(), r.xOut().pass());
             assertThat(r.share().pass()).as("attention-share check catches %s", faults).isFalse();
             assertThat(r.failures()).anyMatch(f -> f.startsWith("attention share"));
         }
