@@ -7,6 +7,7 @@ import dev.jpto.isa.Tensor;
 import dev.jpto.isa.Tile;
 import dev.jpto.isa.engine.simd.FloatLanes;
 import dev.jpto.isa.engine.simd.FloatRows;
+import dev.jpto.isa.engine.simd.FloatSegments;
 import dev.jpto.isa.engine.simd.IntLanes;
 import dev.jpto.isa.engine.simd.Masks;
 import dev.jpto.isa.engine.simd.Moves;
@@ -18,11 +19,13 @@ import jdk.incubator.vector.FloatVector;
 /**
  * The Vector API engine ({@code jdk.incubator.vector}, the machine's preferred species: V = 16 fp32/int32 lanes
  * with AVX-512, 8 with AVX2; tails that are
- * not a multiple of the vector length run the shared scalar rule of {@link Elementwise}). Float tiles are
- * processed a row at a time in fp32 lanes (bf16/fp16 widened on the way in and rounded to nearest even on the
- * way out); integer tiles of at most 32 bits in int32 lanes. Matmul is register-blocked and packed
- * ({@link dev.jpto.isa.engine.simd.FloatGemm}: 8×2V fp32 FMA register blocks; int8 → int32 in
- * {@link dev.jpto.isa.engine.simd.IntGemm}).
+ * not a multiple of the vector length run the shared scalar rule of {@link Elementwise}). fp32 elementwise ops
+ * (binary, scalar, broadcast, and the exact lane unaries) load and store the tiles' memory directly
+ * ({@link FloatSegments}; one run over the whole tile when every operand's valid region is its full width).
+ * Other float tiles are processed a row at a time in fp32 lanes (bf16/fp16 widened on the way in and rounded to
+ * nearest even on the way out); integer tiles of at most 32 bits in int32 lanes. Matmul is register-blocked and
+ * packed ({@link dev.jpto.isa.engine.simd.FloatGemm}: fp32 FMA register blocks sized to the vector register
+ * file, 8×2V with AVX-512 and 4×2V with AVX2; int8 → int32 in {@link dev.jpto.isa.engine.simd.IntGemm}).
  *
  * <p><b>Agreement with {@link ScalarEngine}</b> (asserted by the engine agreement tests):
  * <ul>
@@ -123,7 +126,14 @@ public final class VectorEngine implements TileEngine {
         int rows = a.validRows();
         int cols = a.validCols();
         Workspace w = Workspace.forRows(cols);
-        if (a.dtype().isFloat()) {
+        if (a.dtype() == DType.FP32) {
+            int runs = flat(a, cols) && flat(b, cols) && flat(dst, cols) ? 1 : rows;
+            int length = runs == 1 ? rows * cols : cols;
+            for (int r = 0; r < runs; r++) {
+                FloatSegments.binary(fn, a.data(), a.byteOffset(r, 0), b.data(), b.byteOffset(r, 0), dst.data(),
+                        dst.byteOffset(r, 0), length);
+            }
+        } else if (a.dtype().isFloat()) {
             for (int r = 0; r < rows; r++) {
                 FloatRows.read(a, r, cols, w.fa);
                 FloatRows.read(b, r, cols, w.fb);
@@ -150,7 +160,14 @@ public final class VectorEngine implements TileEngine {
         int rows = a.validRows();
         int cols = a.validCols();
         Workspace w = Workspace.forRows(cols);
-        if (a.dtype().isFloat()) {
+        if (a.dtype() == DType.FP32) {
+            int runs = flat(a, cols) && flat(dst, cols) ? 1 : rows;
+            int length = runs == 1 ? rows * cols : cols;
+            for (int r = 0; r < runs; r++) {
+                FloatSegments.binaryScalar(fn, a.data(), a.byteOffset(r, 0), (float) b, dst.data(), dst.byteOffset(r, 0),
+                        length);
+            }
+        } else if (a.dtype().isFloat()) {
             for (int r = 0; r < rows; r++) {
                 FloatRows.read(a, r, cols, w.fa);
                 FloatLanes.binaryScalar(fn, w.fa, (float) b, w.fd, cols);
@@ -170,6 +187,11 @@ public final class VectorEngine implements TileEngine {
         dst.setValid(rows, cols);
     }
 
+    /** Whether the first {@code cols} columns of t are whole rows, so its valid rows are one contiguous run. */
+    private static boolean flat(Tile t, int cols) {
+        return t.cols() == cols;
+    }
+
     /** ADD/SUB/MUL only need the scalar's low 32 bits; MAX/MIN/DIV need it inside the dtype's range. */
     private static boolean intScalarExact(Fn.Binary fn, DType t, long s) {
         return fn == Fn.Binary.ADD || fn == Fn.Binary.SUB || fn == Fn.Binary.MUL
@@ -182,7 +204,13 @@ public final class VectorEngine implements TileEngine {
         int rows = src.validRows();
         int cols = src.validCols();
         Workspace w = Workspace.forRows(cols);
-        if (src.dtype().isFloat()) {
+        if (src.dtype() == DType.FP32 && FloatSegments.hasUnary(fn)) {
+            int runs = flat(src, cols) && flat(dst, cols) ? 1 : rows;
+            int length = runs == 1 ? rows * cols : cols;
+            for (int r = 0; r < runs; r++) {
+                FloatSegments.unary(fn, src.data(), src.byteOffset(r, 0), dst.data(), dst.byteOffset(r, 0), length);
+            }
+        } else if (src.dtype().isFloat()) {
             for (int r = 0; r < rows; r++) {
                 FloatRows.read(src, r, cols, w.fa);
                 FloatLanes.unary(fn, w.fa, w.fd, cols);
@@ -207,7 +235,12 @@ public final class VectorEngine implements TileEngine {
         int rows = a.validRows();
         int cols = a.validCols();
         Workspace w = Workspace.forRows(cols);
-        if (a.dtype().isFloat()) {
+        if (a.dtype() == DType.FP32) {
+            for (int r = 0; r < rows; r++) {
+                FloatSegments.binaryScalar(fn, a.data(), a.byteOffset(r, 0), b.getFloat(r, 0), dst.data(),
+                        dst.byteOffset(r, 0), cols);
+            }
+        } else if (a.dtype().isFloat()) {
             for (int r = 0; r < rows; r++) {
                 FloatRows.read(a, r, cols, w.fa);
                 FloatLanes.binaryScalar(fn, w.fa, b.getFloat(r, 0), w.fd, cols);
@@ -232,7 +265,12 @@ public final class VectorEngine implements TileEngine {
         int rows = a.validRows();
         int cols = a.validCols();
         Workspace w = Workspace.forRows(cols);
-        if (a.dtype().isFloat()) {
+        if (a.dtype() == DType.FP32) {
+            for (int r = 0; r < rows; r++) {
+                FloatSegments.binary(fn, a.data(), a.byteOffset(r, 0), b.data(), b.byteOffset(0, 0), dst.data(),
+                        dst.byteOffset(r, 0), cols);
+            }
+        } else if (a.dtype().isFloat()) {
             FloatRows.read(b, 0, cols, w.fb);
             for (int r = 0; r < rows; r++) {
                 FloatRows.read(a, r, cols, w.fa);

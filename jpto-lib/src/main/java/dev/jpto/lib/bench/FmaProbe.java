@@ -7,14 +7,15 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Measures this core's fp32 FMA throughput directly: 12 independent chains of 512-bit fused multiply-adds on
- * registers (no memory traffic; 12 chains cover 4-cycle latency × 2 FMA ports with room). The result is the
- * ceiling any matmul can reach here at the clock the core actually runs (turbo included); divided by
- * 2 units × 16 lanes × 2 flop it gives that clock, and it proves the unit count: one unit would need twice
- * the clock.
+ * Measures this core's fp32 FMA throughput directly: 12 independent chains of fused multiply-adds on registers
+ * of the machine's preferred vector size (no memory traffic; 12 chains cover 4-cycle latency × 2 FMA ports
+ * with room, and 12 + 2 operands fit AVX2's 16 ymm). The result is the ceiling any matmul can reach here at
+ * the clock the core actually runs (turbo included); divided by 2 units × lanes × 2 flop it gives that clock,
+ * and it proves the unit count: one unit would need twice the clock. (A fixed 512-bit species would not be
+ * intrinsified on an AVX2 machine and measure the Vector API's Java fallback instead.)
  */
 public final class FmaProbe {
-    private static final VectorSpecies<Float> F = FloatVector.SPECIES_512;
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
     private static final int CHAINS = 12;
 
     private FmaProbe() {

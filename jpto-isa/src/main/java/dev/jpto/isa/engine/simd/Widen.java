@@ -33,6 +33,11 @@ public final class Widen {
         return wide.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
     }
 
+    /** One vector of an fp32 or bf16 tile's elements at byte offset {@code off} as fp32 lanes. */
+    public static FloatVector lanes(Tile t, long off) {
+        return t.dtype() == DType.BF16 ? bf16Lanes(t.data(), off) : FloatVector.fromMemorySegment(F, t.data(), off, NATIVE);
+    }
+
     /** Elements {@code (row, col0 .. col0+n)} of {@code t} as fp32 into {@code dst[dstOff ..]}. */
     public static void toFloats(Tile t, int row, int col0, int n, float[] dst, int dstOff) {
         MemorySegment s = t.data();
@@ -88,31 +93,6 @@ public final class Widen {
                 int size = d.byteSize();
                 for (int i = 0; i < n; i++) {
                     dst.set(FLOAT, dstOff + 4L * i, d.loadFloat(s, off + (long) size * i));
-                }
-            }
-        }
-    }
-
-    /** Elements {@code (row, col0 .. col0+n)} as fp32 into {@code dst[dstOff + i·stride]} (a transposing pack). */
-    public static void toFloatsStrided(Tile t, int row, int col0, int n, float[] dst, int dstOff, int stride) {
-        MemorySegment s = t.data();
-        long off = t.byteOffset(row, col0);
-        DType d = t.dtype();
-        switch (d) {
-            case FP32 -> {
-                for (int i = 0; i < n; i++) {
-                    dst[dstOff + i * stride] = s.get(FLOAT, off + 4L * i);
-                }
-            }
-            case BF16 -> {
-                for (int i = 0; i < n; i++) {
-                    dst[dstOff + i * stride] = DType.bf16ToFloat(s.get(SHORT, off + 2L * i));
-                }
-            }
-            default -> {
-                int size = d.byteSize();
-                for (int i = 0; i < n; i++) {
-                    dst[dstOff + i * stride] = d.loadFloat(s, off + (long) size * i);
                 }
             }
         }
