@@ -74,10 +74,10 @@ class RegistryPlanTest {
         return everyPreset().filter(a -> ((String) a.get()[1]).startsWith("tiny"));
     }
 
-    /** Every chip program with a {@code pro} preset (the DSv4 Pro attention programs, whichever the registry holds). */
+    /** The DSv4 Pro prefill attention programs (the seeds' programs), whichever the registry holds. */
     static Stream<String> proPrograms() {
-        return Programs.registry().all().stream().filter(p -> p.presets().contains("pro"))
-                .filter(p -> p.spec("pro").l3().isEmpty()).map(ProgramDef::name);
+        return Programs.registry().all().stream().map(ProgramDef::name)
+                .filter(n -> n.startsWith("dsv4.prefill_attention_"));
     }
 
     private static RunConfig config(ProgramSpec spec, Map<String, String> runtimeCfg) {
