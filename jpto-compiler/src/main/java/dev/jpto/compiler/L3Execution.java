@@ -165,6 +165,9 @@ final class L3Execution {
                     long now = System.nanoTime();
                     if (failure != null && now - failedAt > DRAIN_TIMEOUT.toNanos()) {
                         stuck = true;
+                        failure.addSuppressed(new IllegalStateException(running + " running call(s) did not finish "
+                                + "within " + DRAIN_TIMEOUT.toSeconds() + " s of the failure; their chips are "
+                                + "abandoned and this worker cannot be reused"));
                         break;
                     }
                     for (int c = 0; c < chips; c++) {

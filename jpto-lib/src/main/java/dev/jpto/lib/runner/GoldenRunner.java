@@ -40,6 +40,11 @@ import java.util.stream.Stream;
  * <p>The runtime stage takes the normal path: compile to a work dir, load it, run it. The RunConfig comes from
  * {@code runtimeCfg} through {@link RunConfig#fromMap} (RunConfig's own keys; unknown keys are refused with the
  * valid ones), and the benchmark's dispatches use the very same RunConfig, platform and device included.
+ *
+ * <p>An L3 program ({@link ProgramSpec#l3()}) takes the same stages: its work dir holds every chip program and the
+ * host orchestration, the runtime stage runs it on {@link RunSpec#chips()} chips through
+ * {@code DistributedRunner} and prints one {@code [L3] device N: …} line per chip, and the benchmark times whole
+ * L3 runs on one {@code DistributedWorker}.
  */
 public final class GoldenRunner {
     private GoldenRunner() {
