@@ -2,12 +2,14 @@ package dev.jpto.lib.models.dsv4.kernels;
 
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.isa.DType;
 import dev.jpto.lib.models.dsv4.Dsv4Faults;
 import dev.jpto.lib.models.dsv4.Dsv4HeapPlan;
 import dev.jpto.lib.models.dsv4.Dsv4Moe;
 import dev.jpto.lib.models.dsv4.Dsv4Preset;
 import dev.jpto.lib.models.dsv4.MoeSignature;
 import dev.jpto.lib.models.dsv4.TensorSpec;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,16 +95,16 @@ public final class Dsv4MoeKernels {
         moe.gate(plan, t, p.dims());
         Dsv4Build b = new Dsv4Build("moe_gate", null, p, Dsv4Faults.NONE, plan);
         Map<String, TensorVar> v = new HashMap<>();
-        v.put("x_hc", b.p.input("x_hc", dev.jpto.isa.DType.FP32, t, hc, d));
+        v.put("x_hc", b.p.input("x_hc", DType.FP32, t, hc, d));
         for (TensorSpec s : MoeSignature.gateParams(p, moe)) {
             v.put(s.name(), b.p.input(s.name(), s.dtype(), s.shape()));
         }
-        MoeKernels.GateOut g = new MoeKernels.GateOut(b.p.output("x_norm_i8", dev.jpto.isa.DType.INT8, t, d),
-                b.p.output("x_norm_scale", dev.jpto.isa.DType.FP32, t, 1),
-                b.p.output("indices", dev.jpto.isa.DType.INT32, t, moe.topk()),
-                b.p.output("weights", dev.jpto.isa.DType.FP32, t, moe.topk()));
-        TensorVar post = b.p.output("post", dev.jpto.isa.DType.FP32, t, hc);
-        TensorVar comb = b.p.output("comb", dev.jpto.isa.DType.FP32, t, (long) hc * hc);
+        MoeKernels.GateOut g = new MoeKernels.GateOut(b.p.output("x_norm_i8", DType.INT8, t, d),
+                b.p.output("x_norm_scale", DType.FP32, t, 1),
+                b.p.output("indices", DType.INT32, t, moe.topk()),
+                b.p.output("weights", DType.FP32, t, moe.topk()));
+        TensorVar post = b.p.output("post", DType.FP32, t, hc);
+        TensorVar comb = b.p.output("comb", DType.FP32, t, (long) hc * hc);
         b.p.orchestrate(o -> {
             b.o = o;
             o.scope(() -> {
@@ -133,13 +135,13 @@ public final class Dsv4MoeKernels {
         moe.routed(routed, t, p.dims(), 2);
         plan.addAll(routed.subList(1, routed.size())); // recv_y is an output here
         Dsv4Build b = new Dsv4Build("moe_experts_r" + rank, null, p, Dsv4Faults.NONE, plan);
-        List<MoeKernels.Source> sources = new java.util.ArrayList<>();
+        List<MoeKernels.Source> sources = new ArrayList<>();
         for (int s = 0; s < moe.ranks(); s++) {
             List<String> n = sourceNames(s);
-            sources.add(new MoeKernels.Source(b.p.input(n.get(0), dev.jpto.isa.DType.INT8, t, d),
-                    b.p.input(n.get(1), dev.jpto.isa.DType.FP32, t, 1),
-                    b.p.input(n.get(2), dev.jpto.isa.DType.INT32, t, moe.topk()),
-                    b.p.input(n.get(3), dev.jpto.isa.DType.FP32, t, moe.topk())));
+            sources.add(new MoeKernels.Source(b.p.input(n.get(0), DType.INT8, t, d),
+                    b.p.input(n.get(1), DType.FP32, t, 1),
+                    b.p.input(n.get(2), DType.INT32, t, moe.topk()),
+                    b.p.input(n.get(3), DType.FP32, t, moe.topk())));
         }
         Map<String, TensorVar> v = new HashMap<>();
         for (TensorSpec s : MoeSignature.routedParams(p, moe, rank)) {
@@ -148,8 +150,8 @@ public final class Dsv4MoeKernels {
         for (TensorSpec s : MoeSignature.sharedParams(p, moe)) {
             v.put(s.name(), b.p.input(s.name(), s.dtype(), s.shape()));
         }
-        TensorVar recvY = b.p.output("recv_y", dev.jpto.isa.DType.BF16, (long) moe.nLocal() * moe.recvMax(t), d);
-        TensorVar sh = b.p.output("sh", dev.jpto.isa.DType.BF16, t, d);
+        TensorVar recvY = b.p.output("recv_y", DType.BF16, (long) moe.nLocal() * moe.recvMax(t), d);
+        TensorVar sh = b.p.output("sh", DType.BF16, t, d);
         b.p.orchestrate(o -> {
             b.o = o;
             o.scope(() -> {
@@ -176,15 +178,15 @@ public final class Dsv4MoeKernels {
         List<Dsv4HeapPlan.Alloc> plan = Dsv4Moe.plan();
         moe.ffnOut(plan, t, p.dims(), 2);
         Dsv4Build b = new Dsv4Build("moe_combine_r" + rank, null, p, Dsv4Faults.NONE, plan);
-        TensorVar xHc = b.p.input("x_hc", dev.jpto.isa.DType.FP32, t, hc, d);
-        TensorVar post = b.p.input("post", dev.jpto.isa.DType.FP32, t, hc);
-        TensorVar comb = b.p.input("comb", dev.jpto.isa.DType.FP32, t, (long) hc * hc);
-        TensorVar sh = b.p.input("sh", dev.jpto.isa.DType.BF16, t, d);
-        List<TensorVar> recvY = new java.util.ArrayList<>();
+        TensorVar xHc = b.p.input("x_hc", DType.FP32, t, hc, d);
+        TensorVar post = b.p.input("post", DType.FP32, t, hc);
+        TensorVar comb = b.p.input("comb", DType.FP32, t, (long) hc * hc);
+        TensorVar sh = b.p.input("sh", DType.BF16, t, d);
+        List<TensorVar> recvY = new ArrayList<>();
         for (int r = 0; r < moe.ranks(); r++) {
-            recvY.add(b.p.input("recv_y_d" + r, dev.jpto.isa.DType.BF16, (long) moe.nLocal() * moe.recvMax(t), d));
+            recvY.add(b.p.input("recv_y_d" + r, DType.BF16, (long) moe.nLocal() * moe.recvMax(t), d));
         }
-        TensorVar xNext = b.p.output("x_next", dev.jpto.isa.DType.FP32, t, hc, d);
+        TensorVar xNext = b.p.output("x_next", DType.FP32, t, hc, d);
         b.p.orchestrate(o -> {
             b.o = o;
             o.scope(() -> o.scope(() -> {

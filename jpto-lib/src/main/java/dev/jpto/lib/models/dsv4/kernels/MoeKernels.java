@@ -3,13 +3,16 @@ package dev.jpto.lib.models.dsv4.kernels;
 import static dev.jpto.compiler.dsl.TaskArg.in;
 import static dev.jpto.compiler.dsl.TaskArg.outExisting;
 import static dev.jpto.isa.DType.BF16;
+import static dev.jpto.isa.DType.BOOL;
 import static dev.jpto.isa.DType.FP32;
 import static dev.jpto.isa.DType.INT32;
 import static dev.jpto.isa.DType.INT8;
 
 import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
+import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.op.Fn;
@@ -144,7 +147,7 @@ final class MoeKernels {
             KTile ids = kb.tile("ids", FP32, 8, e);
             KTile diff = kb.tile("diff", FP32, 8, e);
             KTile zero = kb.tile("zero", FP32, 8, e);
-            KTile mask = kb.tile("mask", dev.jpto.isa.DType.BOOL, 8, e);
+            KTile mask = kb.tile("mask", BOOL, 8, e);
             KTile ci = kb.tile("ci", INT32, 8, 1);
             KTile cf = kb.tile("cf", FP32, 8, 1);
             KTile den = kb.tile("den", FP32, 8, 1);
@@ -165,7 +168,7 @@ final class MoeKernels {
     }
 
     /** amax = max(rowMax|x|, 1e-4), sq = 127/amax, q = rint(x·sq) as int8; leaves sq in {@code sq}. */
-    private static void quantRows(dev.jpto.compiler.dsl.KernelBuilder kb, KTile x, KTile y, KTile amax, KTile sq,
+    private static void quantRows(KernelBuilder kb, KTile x, KTile y, KTile amax, KTile sq,
                                   KTile num, KTile q8) {
         kb.unary(Fn.Unary.ABS, y, x).rowMax(amax, y).binaryScalar(Fn.Binary.MAX, amax, amax, 1e-4).fill(num, 127)
                 .div(sq, num, amax).rowBroadcast(Fn.Binary.MUL, y, x, sq).cast(q8, y, RoundingMode.RINT);
@@ -188,7 +191,7 @@ final class MoeKernels {
             KTile zero = kb.tile("zero", FP32, t, nl);
             KTile wb = kb.tile("wb", FP32, t, nl);
             KTile acc = kb.tile("acc", FP32, t, nl);
-            KTile mask = kb.tile("mask", dev.jpto.isa.DType.BOOL, t, nl);
+            KTile mask = kb.tile("mask", BOOL, t, nl);
             KTile ci = kb.tile("ci", INT32, t, 1);
             KTile cf = kb.tile("cf", FP32, t, 1);
             KTile wc = kb.tile("wc", FP32, t, 1);
@@ -382,7 +385,7 @@ final class MoeKernels {
         });
         long base = (long) rank * t;
         b.o.forRange("i", t / 16, i -> b.o.forRange("c", d / nd, c -> {
-            dev.jpto.compiler.dsl.TaskArg[] args = new dev.jpto.compiler.dsl.TaskArg[ranks + 2];
+            TaskArg[] args = new TaskArg[ranks + 2];
             args[0] = in(sh.at(i.times(16), c.times(nd)).size(16, nd));
             for (int r = 0; r < ranks; r++) {
                 args[r + 1] = in(recvY.get(r).at(i.times(16).plus(base), c.times(nd))
