@@ -21,8 +21,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One {@code C += A·B} call on cache-resident tiles (no loads): the matmul op alone, packing included. The
- * {@code flops} counter is FLOP per second.
+ * One {@code C += A·B} call (or {@code C += A·Bᵀ}, the Q·Kᵀ shape of attention, with {@code transposeB}) on
+ * cache-resident tiles (no loads): the matmul op alone, packing included. The {@code flops} counter is FLOP per
+ * second.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -39,6 +40,9 @@ public class TileMatmulBench {
 
     @Param({"128"})
     public int tile;
+
+    @Param({"false", "true"})
+    public boolean transposeB;
 
     private TileEngine e;
     private Tile a;
@@ -72,7 +76,7 @@ public class TileMatmulBench {
 
     @Benchmark
     public Tile matmulAccumulate(Flops counter) {
-        e.matmul(c, a, b, false, true);
+        e.matmul(c, a, b, transposeB, true);
         counter.flops += flopsPerCall;
         return c;
     }

@@ -16,9 +16,11 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 /**
- * Matmul of the Vector API engine against the scalar reference. The packed 8×32 kernel keeps the reference's
- * order (one FMA per product, k ascending, from C or 0), so the documented bound is 0 ulp: bit-exact, also
- * across K chunks (K > 256), edge blocks (M % 8, N % 32) and valid regions smaller than the tiles.
+ * Matmul of the Vector API engine against the scalar reference. The packed register-blocked kernel (this
+ * machine's shape: 8×32 with AVX-512, 4×16 with AVX2; {@link MicroKernelAgreementTest} runs both) keeps the
+ * reference's order (one FMA per product, k ascending, from C or 0), so the documented bound is 0 ulp:
+ * bit-exact, also across K chunks (K > 256), edge blocks (M % mr, N % nr) and valid regions smaller than the
+ * tiles.
  */
 class MatmulAgreementTest {
     private static final TileEngine VECTOR = new VectorEngine();

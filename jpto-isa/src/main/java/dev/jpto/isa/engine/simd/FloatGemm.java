@@ -1,6 +1,5 @@
 package dev.jpto.isa.engine.simd;
 
-import dev.jpto.isa.DType;
 import dev.jpto.isa.Tile;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -99,8 +98,8 @@ public final class FloatGemm {
     }
 
     /**
-     * Starts {@link #sums} (rows × ldc, the block grid's padded extent) from C or zero. The padding starts at
-     * zero too and, as A and B are zero-padded, stays there (no stale denormals from an earlier call).
+     * Starts {@link #sums} (rows × ldc, the block grid's padded extent) from C or zero. The padding lanes, never
+     * copied back, start at zero too, so no stale denormal from an earlier call slows the FMAs.
      */
     private void loadC(Tile c, int m, int n, int rows, int ldc, boolean accumulate) {
         int need = rows * ldc;

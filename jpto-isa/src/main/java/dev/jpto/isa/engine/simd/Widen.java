@@ -33,11 +33,6 @@ public final class Widen {
         return wide.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
     }
 
-    /** One vector of an fp32 or bf16 tile's elements at byte offset {@code off} as fp32 lanes. */
-    public static FloatVector lanes(Tile t, long off) {
-        return t.dtype() == DType.BF16 ? bf16Lanes(t.data(), off) : FloatVector.fromMemorySegment(F, t.data(), off, NATIVE);
-    }
-
     /** Elements {@code (row, col0 .. col0+n)} of {@code t} as fp32 into {@code dst[dstOff ..]}. */
     public static void toFloats(Tile t, int row, int col0, int n, float[] dst, int dstOff) {
         MemorySegment s = t.data();
