@@ -20,8 +20,11 @@ import java.util.List;
  * ring ({@code HeapLayout.Model}), which includes the space lost when a request does not fit before the ring's
  * end and wraps to 0. The runtime's measured high-water marks are at least the planned live set (those tasks are
  * live in every run) and may exceed it when the orchestrator runs ahead of the kernels on a larger ring —
- * memory the run did not need. Dep-pool entries are an upper bound: every dependency edge is counted as one
- * entry, although the runtime allocates one only if the producer has not completed when the edge is wired.
+ * memory the run did not need. Dep-pool entries are an upper bound for that blocked state: every dependency edge
+ * is counted as one entry, although the runtime allocates one only if the producer has not completed when the
+ * edge is wired. It bounds the pool a run needs, not the pool's high-water: entries of unpinned tasks whose
+ * producers are still running stay taken until those tasks retire, so run-ahead can fill a larger pool past it
+ * (dsv4.prefill_layer tiny, attention ring 2: 768 planned, up to 1022 of 1024 held while ring 1 was busy).
  * {@code ring_dep_pool} also sizes the ring's fanin spill pool (spec b.5: a task's claimed edges past the 64 it
  * holds inline, reclaimed as tasks retire); per task that is at most its edge count minus 64, so the same bound
  * covers it.

@@ -525,7 +525,7 @@ public final class OrchestratorImpl implements Orchestrator {
             String cause = null;
             if (headScopeGated(ring)) {
                 cause = "the oldest live task " + headName(ring) + " is held by its open scope (scope-gated)";
-            } else if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+            } else if (allocStalled()) {
                 cause = "no entry was reclaimed for " + waiter.elapsedNanos() / 1_000_000 + " ms";
             }
             if (cause != null) {
@@ -717,7 +717,7 @@ public final class OrchestratorImpl implements Orchestrator {
             if (headScopeGated(ring)) {
                 cause = "the oldest live task " + headName(ring) + " is held by its scope, which is still open, so "
                         + "nothing on this ring can be reclaimed before the scope ends (scope-gated)";
-            } else if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+            } else if (allocStalled()) {
                 cause = "no task on this ring was reclaimed for " + waiter.elapsedNanos() / 1_000_000
                         + " ms (oldest live task " + headName(ring) + ")";
             }
@@ -821,12 +821,23 @@ public final class OrchestratorImpl implements Orchestrator {
                 throw depDeadlock(ring, needed, raw, kernel, "the oldest live task " + headName(ring)
                         + " is held by its open scope, so no entry can be reclaimed (scope-gated)");
             }
-            if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+            if (allocStalled()) {
                 throw depDeadlock(ring, needed, raw, kernel, "no entry was reclaimed for "
                         + waiter.elapsedNanos() / 1_000_000 + " ms");
             }
             waiter.idle();
         }
+    }
+
+    /**
+     * The allocator backstop: true once no task completed anywhere on the chip for the alloc deadlock timeout.
+     * A ring whose oldest task waits on producers of another ring can go long without reclaiming while the chip
+     * works through them; that is back-pressure, not a deadlock (a tiny dsv4 layer hit code 4 after 500 ms of
+     * ring-1 work holding ring 2's tail, with the pool it needs once that work is done).
+     */
+    private boolean allocStalled() {
+        waiter.restartOnCompletion(engine.completed());
+        return waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos();
     }
 
     private ChipRuntimeException depDeadlock(Ring ring, int needed, long raw, String kernel, String cause) {
@@ -875,7 +886,7 @@ public final class OrchestratorImpl implements Orchestrator {
             if (aborted()) {
                 throw failed(null);
             }
-            if (waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos()) {
+            if (allocStalled()) {
                 throw fail(ErrorCode.TENSORMAP_OVERFLOW, "TensorMap Entry Pool Deadlock: " + needed
                         + " entries needed, none freed for " + waiter.elapsedNanos() / 1_000_000 + " ms (capacity "
                         + tmap.capacity() + ", in use " + tmap.used() + "; every entry is an INOUT/OUTPUT_EXISTING "

@@ -14,6 +14,8 @@ final class Waiter {
     private long start;
     /** Idle calls ever made (never reset): tells a DFX hook whether a wait actually idled. */
     private long idleCalls;
+    /** The chip's completed-task count at the last {@link #restartOnCompletion} (never reset). */
+    private long completedSeen = -1;
 
     Waiter() {
         reset();
@@ -22,6 +24,14 @@ final class Waiter {
     void reset() {
         spins = 0;
         start = System.nanoTime();
+    }
+
+    /** Restarts the clock (not the backoff) if the chip's completed-task count moved since the last call. */
+    void restartOnCompletion(long completed) {
+        if (completed != completedSeen) {
+            completedSeen = completed;
+            start = System.nanoTime();
+        }
     }
 
     long elapsedNanos() {
