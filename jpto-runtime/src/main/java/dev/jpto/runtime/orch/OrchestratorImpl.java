@@ -352,7 +352,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (nTensors > 0) {
             for (int i = 0; i < args.length; i++) {
                 if (args[i] instanceof Arg.TensorArg(Tensor t, Direction d)) {
-                    long creator = owners.get(t.bufferAddress());
+                    long creator = owners.size() == 0 ? OwnerMap.NONE : owners.get(t.bufferAddress());
                     if (creator != OwnerMap.NONE && live(creator)) {
                         addEdge(creator, Ring.EDGE_WAIT | Ring.EDGE_RETAIN);
                         if (events != null) {
@@ -381,18 +381,24 @@ public final class OrchestratorImpl implements Orchestrator {
         }
 
         // 4. wire fanins (STEP 6) and release the guard.
-        int satisfied = 0;
+        boolean ready;
         if (edgeN > 0) {
             ensureDepPool(ring, edgeN, raw, kernelName);
             ring.setFaninCount(slot, edgeN + 1);
-            satisfied = wire(ring, raw);
+            long depTop = ring.deps.top();
+            int satisfied = wire(ring, raw);
+            ring.depMark[slot] = ring.deps.top();
+            // No fanout node was linked: no other thread can add to this task's fanin, so no atomic is needed.
+            ready = ring.deps.top() == depTop ? ring.satisfyUnshared(slot, satisfied + 1)
+                    : ring.addFanin(slot, satisfied + 1);
         } else {
             ring.setFaninCount(slot, 1);
+            ring.depMark[slot] = ring.deps.top();
+            ready = ring.satisfyUnshared(slot, 1);
         }
-        ring.depMark[slot] = ring.deps.top();
         scopeTasks[scopeTasksSize++] = raw;
         engine.countSubmitted();
-        if (ring.addFanin(slot, satisfied + 1)) {
+        if (ready) {
             engine.pushReady(raw);
         }
         if (events != null) {
@@ -444,6 +450,22 @@ public final class OrchestratorImpl implements Orchestrator {
             boolean retain = (e & Ring.EDGE_RETAIN) != 0;
             Ring pr = rings[(int) (p >>> 32)];
             int ps = pr.slotOf(p);
+            // Lock-free for a producer already done: COMPLETED and CONSUMED are final while the slot holds
+            // this task, and only this thread reuses slots. A RETAIN edge must pin it under the lock.
+            if (pr.taskIdAt[ps] != p) {
+                satisfied++;
+                continue;
+            }
+            int seen = pr.state(ps);
+            if (seen == Ring.CONSUMED) {
+                satisfied++;
+                continue;
+            }
+            if (seen == Ring.COMPLETED && !retain) {
+                satisfied++;
+                recordFanin(ring, slot, raw, e);
+                continue;
+            }
             pr.lock(ps);
             int state = pr.state(ps);
             if (pr.taskIdAt[ps] != p || state == Ring.CONSUMED) {

@@ -243,6 +243,18 @@ public final class Ring {
         return before < count && before + amount >= count;
     }
 
+    /**
+     * {@link #addFanin} for a task no producer can reach (none linked it onto a fanout list): a plain store,
+     * published with the task by the ready queue. True if this made the task ready.
+     */
+    public boolean satisfyUnshared(int slot, int amount) {
+        int b = slot * STRIDE;
+        int before = shared[b + FANIN_REFCOUNT];
+        shared[b + FANIN_REFCOUNT] = before + amount;
+        int count = shared[b + FANIN_COUNT];
+        return before < count && before + amount >= count;
+    }
+
     public int faninRefcount(int slot) {
         return (int) INTS.getVolatile(shared, slot * STRIDE + FANIN_REFCOUNT);
     }

@@ -39,9 +39,8 @@ public final class Engine {
     private volatile boolean shutdown;
     private final java.util.concurrent.atomic.AtomicInteger idleWorkers = new java.util.concurrent.atomic.AtomicInteger();
     private Thread[] workers = new Thread[0];
-    /** Per scheduler thread: 1 while parked idle (a submit unparks one); and how many are parked (a hint). */
-    private final long[] parked;
-    private final java.util.concurrent.atomic.AtomicInteger parkedCount = new java.util.concurrent.atomic.AtomicInteger();
+    /** Spinning and parked scheduler threads; set with {@link #workers}. */
+    private WakeUps wakeUps = new WakeUps(workers);
     /** DFX hooks of the current run, or null (DFX off). Plain: published to the workers by {@link #beginRun}. */
     private TaskEvents events;
 
@@ -59,7 +58,6 @@ public final class Engine {
             ready[t.ordinal()] = new ReadyQueue(cap);
         }
         this.running = new long[(schedulerThreads + 1) * RUNNING_STRIDE];
-        this.parked = new long[(schedulerThreads + 1) * RUNNING_STRIDE];
     }
 
     /**
@@ -89,7 +87,11 @@ public final class Engine {
         workers = new Thread[threads];
         idleWorkers.set(threads);
         for (int t = 0; t < threads; t++) {
-            workers[t] = Thread.ofPlatform().daemon().name(namePrefix + t).start(new SchedulerThread(this, t, threads));
+            workers[t] = Thread.ofPlatform().daemon().name(namePrefix + t).unstarted(new SchedulerThread(this, t, threads));
+        }
+        wakeUps = new WakeUps(workers);
+        for (Thread w : workers) {
+            w.start(); // publishes wakeUps to the thread
         }
     }
 
@@ -220,14 +222,24 @@ public final class Engine {
 
     // ---- life cycle -------------------------------------------------------------------------------------
 
-    /** Orchestrator side: queue a ready task and wake a parked scheduler thread if there is one. */
+    /** Orchestrator side: queue a ready task and wake a parked scheduler thread if none spins. */
     public void pushReady(long raw) {
         enqueue(raw);
-        // Dekker with a parking worker (it publishes its flag, then re-polls): offer, fence, then read flags.
-        VarHandle.fullFence();
-        if (parkedCount.get() > 0) {
-            wakeOne();
+        wakeUps.signal(1);
+    }
+
+    /** Whether a ready queue holds a task (racy: a hint for waking one more thread). */
+    boolean readyBacklog() {
+        for (ReadyQueue q : ready) {
+            if (q.size() > 0) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    WakeUps wakeUps() {
+        return wakeUps;
     }
 
     private void enqueue(long raw) {
@@ -238,27 +250,6 @@ public final class Engine {
                     + " overflowed at capacity " + ready[type.ordinal()].capacity()
                     + " (sub_class=unknown:accounting/corruption); this is a runtime bug"));
         }
-    }
-
-    private void wakeOne() {
-        for (int t = 0; t < threads; t++) {
-            int i = t * RUNNING_STRIDE;
-            if ((long) LONGS.getVolatile(parked, i) == 1L && LONGS.compareAndSet(parked, i, 1L, 0L)) {
-                LockSupport.unpark(workers[t]);
-                return;
-            }
-        }
-    }
-
-    /** A worker about to park idle: publish the flag (the caller re-polls the queues before parking). */
-    void announcePark(int thread) {
-        parkedCount.incrementAndGet();
-        LONGS.setVolatile(parked, thread * RUNNING_STRIDE, 1L);
-    }
-
-    void parkDone(int thread) {
-        LONGS.setVolatile(parked, thread * RUNNING_STRIDE, 0L);
-        parkedCount.decrementAndGet();
     }
 
     /**
@@ -285,10 +276,7 @@ public final class Engine {
         }
         // This thread takes one of them next; parked threads are woken for the rest.
         if (madeReady > 1) {
-            VarHandle.fullFence();
-            for (int i = 1; i < madeReady && parkedCount.get() > 0; i++) {
-                wakeOne();
-            }
+            wakeUps.signal(madeReady - 1);
         }
         int n = ring.faninN[slot];
         for (int i = 0; i < n; i++) {
