@@ -183,8 +183,17 @@ public final class OrchestratorImpl implements Orchestrator {
             stats.sample("end", depth, ring, tmap, scopeSite[depth]);
         }
         int begin = scopeBegin[depth];
+        int consumedRings = 0;
         for (int i = begin; i < scopeTasksSize; i++) {
-            engine.releaseScope(scopeTasks[i]);
+            long raw = scopeTasks[i];
+            if (engine.releaseScope(raw)) {
+                consumedRings |= 1 << (int) (raw >>> 32);
+            }
+        }
+        for (Ring ring : rings) {
+            if ((consumedRings & (1 << ring.id)) != 0) {
+                ring.advance();
+            }
         }
         scopeTasksSize = begin;
         depth--;

@@ -297,16 +297,18 @@ public final class Engine {
         consumeIfDone(ring, slot);
     }
 
-    /** The owning scope ended: release its reference of {@code raw}. */
-    public void releaseScope(long raw) {
+    /**
+     * The owning scope ended: release its reference of {@code raw}. Returns true if that made the task
+     * CONSUMED: the caller then advances the ring's tail ({@link Ring#advance}) once for all the tasks of the
+     * scope, not once per task.
+     */
+    public boolean releaseScope(long raw) {
         Ring ring = rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
         ring.releaseFanout(slot, Ring.SCOPE_BIT);
         // Not completed yet: its completing thread tests CONSUMED after marking COMPLETED and will see this
         // release (volatile add here / volatile state store there), so the lock can be skipped.
-        if (ring.stateVolatile(slot) == Ring.COMPLETED) {
-            consumeIfDone(ring, slot);
-        }
+        return ring.stateVolatile(slot) == Ring.COMPLETED && ring.tryConsume(slot);
     }
 
     private static void consumeIfDone(Ring ring, int slot) {
