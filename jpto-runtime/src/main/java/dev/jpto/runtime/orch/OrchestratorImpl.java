@@ -294,8 +294,13 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.heapEnd[slot] = heapOffset + heapBytes;
         ring.body[slot] = body;
         ring.args[slot] = args;
-        ring.kernel[slot] = kernelName;
-        ring.coreType[slot] = coreType;
+        // Loops submit the same kernel into a slot again and again: skip the reference store (and its GC barrier).
+        if (ring.kernel[slot] != kernelName) {
+            ring.kernel[slot] = kernelName;
+        }
+        if (ring.coreType[slot] != coreType) {
+            ring.coreType[slot] = coreType;
+        }
         ring.scopeDepth[slot] = depth;
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimer.reclaimedUpTo(r)));

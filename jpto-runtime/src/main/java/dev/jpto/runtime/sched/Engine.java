@@ -22,6 +22,7 @@ public final class Engine {
     private static final int SUBMITTED = 7;
     private static final int COMPLETED = 23;
     private static final int RUNNING_STRIDE = 8;
+    private static final int END_RUN_YIELDS = 64;
 
     public final Platform platform;
     public final Ring[] rings;
@@ -137,6 +138,10 @@ public final class Engine {
         }
         long deadline = System.nanoTime() + graceMillis * 1_000_000;
         boolean interrupted = false;
+        // Threads leave within microseconds after a clean run: poll briefly before sleeping in parks.
+        for (int i = 0; i < END_RUN_YIELDS && idleWorkers.get() < threads; i++) {
+            Thread.yield();
+        }
         while (idleWorkers.get() < threads) {
             long now = System.nanoTime();
             if (!interrupted && now > deadline) {

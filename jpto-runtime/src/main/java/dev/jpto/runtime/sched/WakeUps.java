@@ -53,6 +53,11 @@ final class WakeUps {
         LONGS.getAndAdd(cells, PARKED, -1L);
     }
 
+    /** Whether {@code thread} announced a park and no push has woken it yet. */
+    boolean isFlagged(int thread) {
+        return (long) LONGS.getVolatile(cells, FLAGS + thread * STRIDE) == 1L;
+    }
+
     /**
      * After tasks were queued: wakes up to {@code n} parked threads while nobody spins. The caller's queue
      * write must precede this (the fence here orders it before the reads of the counters).
