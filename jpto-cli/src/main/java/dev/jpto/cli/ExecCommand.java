@@ -53,6 +53,7 @@ final class ExecCommand implements Callable<Integer> {
             RunConfig config = RuntimeCfg.resolve(Map.of(), chip.runtimeCfg(Optional.of(outputs)), chip.platform,
                     chip.device);
             CompiledProgram compiled = CompiledProgram.load(workDir);
+            TensorFiles.requireDirectory(outputs); // before the run, not after it
             try (Arena arena = Arena.ofShared()) {
                 Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, compiled.inputs(), arena));
                 // an output updated in place starts from inputs/<name>.npy when there is one, else from zeros

@@ -10,6 +10,8 @@ final class ExitCodes {
     static final int USAGE = 2;
     /** The run failed on the chip (orch/sched error code in the message). */
     static final int RUNTIME = 3;
+    /** Interrupted (Ctrl-C): 128 + SIGINT, what a shell reports for a command that SIGINT ended. */
+    static final int INTERRUPTED = 130;
 
     private ExitCodes() {
     }

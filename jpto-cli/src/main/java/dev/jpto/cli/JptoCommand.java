@@ -53,7 +53,8 @@ public final class JptoCommand implements Runnable {
         cl.setParameterExceptionHandler((ex, args) -> {
             // one line: what was wrong, a suggestion when picocli has one, and where the allowed values are listed
             String name = ex.getCommandLine().getCommandSpec().qualifiedName();
-            String line = name + ": " + ex.getMessage();
+            // picocli says "Value for option option '--runtime-cfg' ..." for a map entry without '='
+            String line = name + ": " + ex.getMessage().replace("option option '", "option '");
             if (ex instanceof CommandLine.UnmatchedArgumentException u) {
                 if (ex.getCommandLine().getParent() == null && !u.isUnknownOption()) {
                     line = name + ": unknown command '" + u.getUnmatched().getFirst() + "'; commands: "

@@ -9,7 +9,14 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args));
+        InterruptHook hook = InterruptHook.install(Thread.currentThread(), System.err);
+        int code;
+        try {
+            code = run(args);
+        } finally {
+            hook.commandFinished();
+        }
+        System.exit(code); // during a Ctrl-C shutdown this waits for the hook; the JVM then exits 130
     }
 
     /** Runs the command line and returns its exit code; never calls {@code System.exit}. */

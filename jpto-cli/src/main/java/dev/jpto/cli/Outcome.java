@@ -3,8 +3,10 @@ package dev.jpto.cli;
 import dev.jpto.compiler.WorkDirException;
 import dev.jpto.lib.runner.JitConfigException;
 import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.ErrorCode;
 import java.io.PrintStream;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 
 /** Maps what a command throws to DESIGN.md's exit codes and a one-line message; stack traces only with --verbose. */
 final class Outcome {
@@ -15,7 +17,13 @@ final class Outcome {
         try {
             return body.call();
         } catch (ChipRuntimeException e) {
+            if (e.error() == ErrorCode.CANCELLED) {
+                return fail(err, verbose, e, "jpto " + command + ": interrupted: " + e.getMessage(),
+                        ExitCodes.INTERRUPTED);
+            }
             return fail(err, verbose, e, "jpto " + command + ": runtime error: " + e.getMessage(), ExitCodes.RUNTIME);
+        } catch (CancellationException e) {
+            return fail(err, verbose, e, "jpto " + command + ": interrupted: " + e.getMessage(), ExitCodes.INTERRUPTED);
         } catch (UsageException | JitConfigException | WorkDirException | IllegalArgumentException e) {
             return fail(err, verbose, e, "jpto " + command + ": " + e.getMessage(), ExitCodes.USAGE);
         } catch (Exception e) {

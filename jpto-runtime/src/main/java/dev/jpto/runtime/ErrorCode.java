@@ -2,7 +2,8 @@ package dev.jpto.runtime;
 
 /**
  * Runtime error codes (simpler's {@code pto_runtime_status.h}). Orchestrator codes are 1–99, scheduler codes
- * 100 and up; {@link #KERNEL_EXCEPTION} is a jpto addition (a simulated kernel threw).
+ * 100 and up; {@link #KERNEL_EXCEPTION} (a simulated kernel threw) and {@link #CANCELLED} (the host interrupted the
+ * run, e.g. on Ctrl-C) are jpto additions.
  */
 public enum ErrorCode {
     NONE(0, "no error"),
@@ -20,7 +21,8 @@ public enum ErrorCode {
     ASYNC_COMPLETION_INVALID(101, "malformed async completion condition"),
     ASYNC_WAIT_OVERFLOW(102, "async wait list full"),
     ASYNC_REGISTRATION_FAILED(103, "illegal async message kind"),
-    KERNEL_EXCEPTION(104, "a kernel threw an exception on a simulated core");
+    KERNEL_EXCEPTION(104, "a kernel threw an exception on a simulated core"),
+    CANCELLED(105, "the host cancelled the run (the thread that called Chip.run was interrupted)");
 
     private final int code;
     private final String description;

@@ -64,6 +64,18 @@ public enum Platform {
         return type == CoreType.AIC ? aicCores : aivCores;
     }
 
+    /**
+     * This platform if it can run in this build; a hardware platform is an IllegalArgumentException naming the
+     * simulated platform to use instead (there is no device runtime here).
+     */
+    public Platform requireSimulated() {
+        if (!simulated) {
+            throw new IllegalArgumentException("platform " + text + " is hardware: no device runtime in this build; use "
+                    + simulatedTwin().text + " (or a2a3sim / a5sim)");
+        }
+        return this;
+    }
+
     /** The simulated platform with this one's core layout (a2a3 → a2a3sim, a5 → a5sim). */
     public Platform simulatedTwin() {
         return switch (this) {

@@ -1,6 +1,7 @@
 package dev.jpto.compiler.run;
 
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.chip.Chip;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -116,6 +117,19 @@ public record RunConfig(
     public RunConfig validate() {
         CallConfigs.from(AutoRings.withoutAuto(this));
         OsEnv.chipOptions(osEnv);
+        return this;
+    }
+
+    /**
+     * Checks what this build could not run although the config is valid: a hardware platform (no device runtime)
+     * and explicit ring sizes beyond the simulator's preallocation limits. Returns this config; callers check before
+     * work a refused run would waste (compiling, computing a golden).
+     *
+     * @throws IllegalArgumentException naming the platform to use, or the field, value and limit
+     */
+    public RunConfig checkRunnable() {
+        platform.requireSimulated();
+        Chip.checkSimulatorLimits(CallConfigs.from(AutoRings.withoutAuto(this)));
         return this;
     }
 

@@ -14,6 +14,7 @@ import dev.jpto.lib.registry.InputSpec;
 import dev.jpto.lib.registry.NotValidated;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.Sizes;
 import java.io.IOException;
@@ -52,6 +53,8 @@ public final class GoldenRunner {
      * @return the outcome; a validation failure is a result with {@code passed() == false}, not an exception
      * @throws JitConfigException  when the configuration is refused (nothing ran on the chip)
      * @throws ChipRuntimeException when the chip run fails (e.g. HEAP_RING_DEADLOCK); the log's last line says so
+     * @throws java.util.concurrent.CancellationException when the calling thread is interrupted between stages (a
+     *         chip run in progress stops with {@link ErrorCode#CANCELLED} instead)
      */
     public static RunResult runJit(ProgramSpec program, RunSpec spec, Map<String, String> runtimeCfg) {
         RunConfig config = RuntimeCfg.resolve(program.runtimeCfg(), runtimeCfg, spec.platform(), spec.deviceId());
@@ -192,8 +195,9 @@ public final class GoldenRunner {
         } catch (ChipRuntimeException e) {
             String code = e.orchErrorCode() != 0 ? "orch_error_code=" + e.orchErrorCode()
                     : "sched_error_code=" + e.schedErrorCode();
-            log.line("[RUN] FAIL (" + StageLog.seconds(log.elapsed()) + ") runtime error " + code + " "
-                    + e.error().name());
+            String outcome = e.error() == ErrorCode.CANCELLED ? "CANCELLED (" + StageLog.seconds(log.elapsed())
+                    + ") the chip run was stopped: " : "FAIL (" + StageLog.seconds(log.elapsed()) + ") runtime error ";
+            log.line("[RUN] " + outcome + code + " " + e.error().name());
             throw e;
         } catch (IllegalArgumentException e) {
             // the dispatch surfaces refuse bad arguments or configs before anything runs

@@ -20,7 +20,8 @@ public final class RuntimeCfg {
     /**
      * The RunConfig of a run: {@code defaults} overridden by {@code runtimeCfg}, on {@code platform} device
      * {@code deviceId}. A runtime_cfg that names another platform or device than the run's is refused (one chip per
-     * run, and the benchmark must use the same one).
+     * run, and the benchmark must use the same one). A hardware platform, or a ring size beyond the simulator's
+     * limits, is refused here too ({@link RunConfig#checkRunnable}), before anything is compiled or computed.
      *
      * @throws JitConfigException naming the key, the value and what is allowed
      */
@@ -32,10 +33,17 @@ public final class RuntimeCfg {
         conflict(runtimeCfg, DEVICE_ID, Integer.toString(deviceId), "--device");
         merged.put(PLATFORM, platform.text());
         merged.put(DEVICE_ID, Integer.toString(deviceId));
+        RunConfig config;
         try {
-            return RunConfig.fromMap(merged);
+            config = RunConfig.fromMap(merged);
         } catch (IllegalArgumentException e) {
             throw new JitConfigException("runtime_cfg: " + e.getMessage(), e);
+        }
+        try {
+            // refused now, not after the compile and the golden a refused run would waste
+            return config.checkRunnable();
+        } catch (IllegalArgumentException e) {
+            throw new JitConfigException(e.getMessage(), e);
         }
     }
 

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 
 /** The runner's log: {@code [RUN] <stage> (<seconds>s) <detail>} lines, and the time of every stage. */
 final class StageLog {
@@ -17,8 +18,15 @@ final class StageLog {
         this.progress = progress;
     }
 
-    /** Stage {@code name} starts now; returns its start time for {@link #done}. */
+    /**
+     * Stage {@code name} starts now; returns its start time for {@link #done}. A run whose thread was interrupted
+     * (Ctrl-C) starts no further stage: it logs {@code [RUN] CANCELLED} and throws {@link CancellationException}.
+     */
     long begin(String name) {
+        if (Thread.currentThread().isInterrupted()) {
+            line("[RUN] CANCELLED (" + seconds(elapsed()) + ") before stage '" + name + "'");
+            throw new CancellationException("interrupted before stage '" + name + "'; nothing more ran");
+        }
         progress.stage(name);
         return System.nanoTime();
     }

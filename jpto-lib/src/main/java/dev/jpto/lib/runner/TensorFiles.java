@@ -27,8 +27,13 @@ public final class TensorFiles {
         return dir.resolve(name + ".npy");
     }
 
-    /** Writes every tensor to {@code dir/<name>.npy}, creating the dir. */
+    /**
+     * Writes every tensor to {@code dir/<name>.npy}, creating the dir.
+     *
+     * @throws IllegalArgumentException if {@code dir} exists and is not a directory (nothing is written)
+     */
     public static void write(Path dir, Map<String, Tensor> tensors) {
+        requireDirectory(dir);
         try {
             Files.createDirectories(dir);
             for (Map.Entry<String, Tensor> e : tensors.entrySet()) {
@@ -45,6 +50,14 @@ public final class TensorFiles {
         }
     }
 
+    /** Refuses a {@code dir} that exists as something other than a directory (it is created if missing). */
+    public static void requireDirectory(Path dir) {
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new IllegalArgumentException(dir + " is not a directory: expected a directory for <name>.npy files "
+                    + "(created if missing)");
+        }
+    }
+
     /**
      * Reads {@code dir/<name>.npy} for every declared tensor into {@code arena}, checked against the declared dtype
      * and shape.
@@ -56,8 +69,8 @@ public final class TensorFiles {
         for (TensorDecl d : decls) {
             Path f = file(dir, d.name());
             if (!Files.isRegularFile(f)) {
-                throw new IllegalArgumentException("missing input file " + f + " for " + d
-                        + " (exec reads one <name>.npy per program input)");
+                throw new IllegalArgumentException((Files.exists(f) ? "input " + f + " is not a regular file"
+                        : "missing input file " + f) + " for " + d + " (exec reads one <name>.npy per program input)");
             }
             try {
                 out.put(d.name(), Npy.read(f, arena, d.dtype(), d.shape()));

@@ -3,10 +3,12 @@ package dev.jpto.runtime.chip;
 import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.ChipOptions;
 import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.Sizes;
 import dev.jpto.runtime.dfx.DfxRun;
 import dev.jpto.runtime.orch.OrchestratorImpl;
 import dev.jpto.runtime.orch.ScopeStats;
@@ -62,10 +64,7 @@ public final class Chip implements AutoCloseable {
      * runtime.
      */
     public static Chip open(Platform platform, int deviceId, ChipOptions options) {
-        if (!platform.simulated()) {
-            throw new IllegalArgumentException("platform " + platform.text() + " is hardware: no device runtime in "
-                    + "this build; use " + platform.simulatedTwin().text() + " (or a2a3sim / a5sim)");
-        }
+        platform.requireSimulated();
         if (deviceId < 0) {
             throw new IllegalArgumentException("device id must be >= 0: device_id=" + deviceId);
         }
@@ -96,7 +95,11 @@ public final class Chip implements AutoCloseable {
         }
         java.util.Objects.requireNonNull(orchestration, "orchestration");
         config.validate();
-        rejectUnsupported(config);
+        checkSimulatorLimits(config);
+        if (Thread.currentThread().isInterrupted()) {
+            throw new ChipRuntimeException(ErrorCode.CANCELLED, "the host cancelled the run before it started: thread '"
+                    + Thread.currentThread().getName() + "' is interrupted (e.g. Ctrl-C); nothing ran");
+        }
         RuntimeEnv env = config.runtimeEnv();
         boolean changed = prepareRings(env);
         int threads = config.aicpuThreads(platform);
@@ -157,11 +160,28 @@ public final class Chip implements AutoCloseable {
                 statsFile, dfxFiles);
     }
 
+    /**
+     * Ring heap regions mapped right now by all chips of this process, and their bytes (address space, not RSS):
+     * what a leak check counts, since every chip maps four and unmaps them on {@link #close()}.
+     */
+    public static long mappedHeapRegions() {
+        return NativeRegion.mappedRegions();
+    }
+
+    public static long mappedHeapBytes() {
+        return NativeRegion.mappedBytes();
+    }
+
     /** Slot arrays are preallocated: the simulator bounds what one ring may ask for. */
     public static final long MAX_SIM_TASK_WINDOW = 1L << 22;
     public static final long MAX_SIM_DEP_POOL = 1L << 24;
 
-    private static void rejectUnsupported(CallConfig c) {
+    /**
+     * Refuses ring sizes beyond what the simulator preallocates (valid for a device, too large here): an
+     * IllegalArgumentException naming the field, ring, value and limit. {@link #run} checks this; callers may check
+     * earlier, before any work that a refused run would waste.
+     */
+    public static void checkSimulatorLimits(CallConfig c) {
         RuntimeEnv env = c.runtimeEnv();
         for (int r = 0; r < RuntimeEnv.RINGS; r++) {
             if (env.taskWindow(r) > MAX_SIM_TASK_WINDOW) {
@@ -228,8 +248,9 @@ public final class Chip implements AutoCloseable {
             } else {
                 if (old != null) {
                     old.region.close();
+                    rings[r] = null; // if the new reservation fails, the next run must not find a closed region
                 }
-                region = NativeRegion.reserve(h, "ring " + r + " heap of chip " + platform + ":" + deviceId);
+                region = reserveHeap(r, h);
             }
             windowsChanged |= old == null || old.window() != w;
             rebuilt = true;
@@ -246,6 +267,17 @@ public final class Chip implements AutoCloseable {
             tmap.reset();
         }
         return rebuilt;
+    }
+
+    /** Maps ring {@code r}'s heap; a size this host cannot map is a bad config (exit 2), not an internal error. */
+    private NativeRegion reserveHeap(int r, long bytes) {
+        try {
+            return NativeRegion.reserve(bytes, "ring " + r + " heap of chip " + platform + ":" + deviceId);
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException("ring_heap for ring " + r + " cannot be reserved on this host (mmap of "
+                    + Sizes.format(bytes) + " failed: address space exhausted): ring_heap[" + r + "]=" + bytes
+                    + " (use a smaller ring_heap, e.g. the default " + Sizes.format(RuntimeEnv.DEFAULT_HEAP) + ")", e);
+        }
     }
 
     private void discardRings() {

@@ -29,6 +29,8 @@ final class BackPressure {
     private final Waiter waiter = new Waiter();
     private final int[] sinceRefresh = new int[RuntimeEnv.RINGS];
     private RuntimeEnv env;
+    /** The orchestrator thread of this run: interrupting it cancels the run. */
+    private Thread owner;
     /** DFX hooks of this run, or null. */
     private TaskEvents events;
 
@@ -37,13 +39,19 @@ final class BackPressure {
         this.rings = engine.rings;
         this.tmap = tmap;
         this.reclaimer = reclaimer;
+        this.owner = Thread.currentThread();
     }
 
-    void reset(RuntimeEnv runEnv) {
+    /** Prepares a new run orchestrated on {@code runOwner} (the thread that called {@code Chip.run}). */
+    void reset(RuntimeEnv runEnv, Thread runOwner) {
         this.env = runEnv;
+        this.owner = runOwner;
         this.events = null;
         java.util.Arrays.fill(sinceRefresh, 0);
         waiter.reset();
+        // The watchdog's view must start with this run: a stale "no completion since" from a failed run (whose
+        // completed count matches this run's 0) would declare the new run stalled before it began.
+        waiter.progress.restart();
     }
 
     void setEvents(TaskEvents runEvents) {
@@ -75,9 +83,7 @@ final class BackPressure {
     }
 
     private void idle() {
-        if (engine.latch.failed() || engine.stalled(waiter.progress)) {
-            throw engine.latch.inForce(null);
-        }
+        checkRun();
         waiter.idle();
     }
 
@@ -324,11 +330,25 @@ final class BackPressure {
 
     // ---- shared -----------------------------------------------------------------------------------------
 
-    /** Ends a wait when the run already failed or the scheduler watchdog fired. */
+    /** Ends a wait when the run must stop: an error is latched, the host cancelled it, or the watchdog fired. */
     private void checkRun() {
-        if (engine.latch.failed() || engine.stalled(waiter.progress)) {
+        if (engine.latch.failed() || cancelled() || engine.stalled(waiter.progress)) {
             throw engine.latch.inForce(null);
         }
+    }
+
+    /**
+     * The host cancels a run by interrupting the thread that called {@code Chip.run} (the orchestrator thread):
+     * latch CANCELLED so the scheduler threads stop too. The interrupt status is kept for the caller's own checks.
+     */
+    boolean cancelled() {
+        if (!owner.isInterrupted()) {
+            return false;
+        }
+        engine.latch.fail(ErrorCode.CANCELLED, "the host cancelled the run: thread '" + owner.getName() + "' was "
+                + "interrupted (e.g. Ctrl-C) after " + engine.submitted() + " submitted and " + engine.completed()
+                + " completed tasks; the run stopped and the chip is usable again", null);
+        return true;
     }
 
     private boolean timedOut() {

@@ -74,7 +74,7 @@ public final class OrchestratorImpl implements Orchestrator {
         depth = -1;
         scopeTasksSize = 0;
         reclaimer.reset();
-        backPressure.reset(runEnv);
+        backPressure.reset(runEnv, owner);
         sinceTensorMapSync = 0;
         java.util.Arrays.fill(taskWindowMax, 0);
         owners.clear();
@@ -236,7 +236,7 @@ public final class OrchestratorImpl implements Orchestrator {
         Objects.requireNonNull(coreType, "coreType");
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(args, "args");
-        if (engine.latch.failed()) {
+        if (engine.latch.failed() || backPressure.cancelled()) {
             throw engine.latch.inForce(null);
         }
         long submitStart = events == null ? 0 : System.nanoTime();

@@ -7,6 +7,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One contiguous heap-ring region reserved with an anonymous {@code mmap(MAP_NORESERVE)}: the kernel commits
@@ -34,6 +35,10 @@ public final class NativeRegion implements AutoCloseable {
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
     }
 
+    /** Regions mapped and not yet unmapped, process-wide (a leak check's measure). */
+    private static final AtomicLong MAPPED = new AtomicLong();
+    private static final AtomicLong MAPPED_BYTES = new AtomicLong();
+
     private final Arena arena;
     private final MemorySegment segment;
     private final long size;
@@ -58,6 +63,8 @@ public final class NativeRegion implements AutoCloseable {
             throw new IllegalStateException("mmap of " + size + " bytes for " + what + " failed (MAP_FAILED): "
                     + "the address space is exhausted; use a smaller ring_heap");
         }
+        MAPPED.incrementAndGet();
+        MAPPED_BYTES.addAndGet(size);
         Arena arena = Arena.ofShared();
         long base = addr;
         MemorySegment seg = MemorySegment.ofAddress(base).reinterpret(size, arena, s -> unmap(base, size));
@@ -70,11 +77,21 @@ public final class NativeRegion implements AutoCloseable {
             if (rc != 0) {
                 throw new IllegalStateException("munmap(" + Long.toHexString(addr) + ", " + size + ") failed");
             }
+            MAPPED.decrementAndGet();
+            MAPPED_BYTES.addAndGet(-size);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    public static long mappedRegions() {
+        return MAPPED.get();
+    }
+
+    public static long mappedBytes() {
+        return MAPPED_BYTES.get();
     }
 
     public MemorySegment segment() {

@@ -167,13 +167,21 @@ public final class Engine {
         for (Thread w : workers) {
             LockSupport.unpark(w);
         }
+        // Joined even when the caller is interrupted (a cancelled run closes its chip): an interrupt must not
+        // leave scheduler threads behind. Bounded: 200 ms per thread; the interrupt status is restored.
+        boolean interrupted = Thread.interrupted();
         for (Thread w : workers) {
-            try {
-                w.join(java.time.Duration.ofMillis(200));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+            long deadline = System.nanoTime() + 200_000_000L;
+            while (w.isAlive() && System.nanoTime() < deadline) {
+                try {
+                    w.join(java.time.Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -328,6 +336,11 @@ public final class Engine {
     public static final class Progress {
         long seen = -1;
         long since;
+
+        /** Forgets what was seen: the next {@link #stalled} call starts the no-progress clock afresh. */
+        public void restart() {
+            seen = -1;
+        }
     }
 
     /**

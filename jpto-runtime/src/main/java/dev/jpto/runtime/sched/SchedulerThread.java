@@ -61,7 +61,7 @@ public final class SchedulerThread implements Runnable {
                 continue;
             }
             seen = g;
-            progress.seen = -1;
+            progress.restart();
             runOnce();
             Thread.interrupted(); // an interrupt aimed at a finished kernel must not leak into the next run
             engine.workerIdle();

@@ -1,0 +1,129 @@
+package dev.jpto.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Ctrl-C during a long {@code jpto run}: the CLI runs as its own JVM (this test's class path), gets a real SIGINT
+ * ({@code kill -INT}) in the middle of its benchmark, and must stop the chip run — not merely die — with exit 130,
+ * a message, and no chip thread left. The stop latency is printed for the report, asserted only against a generous
+ * bound.
+ */
+@Timeout(120)
+class CtrlCTest {
+    private static final long GENEROUS_BOUND_MS = 5_000;
+
+    /** Drains a child's stream into a buffer on its own thread, so the child never blocks on a full pipe. */
+    private static final class Drain extends Thread {
+        private final InputStream in;
+        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+
+        Drain(InputStream in) {
+            this.in = in;
+            setDaemon(true);
+            start();
+        }
+
+        @Override
+        public void run() {
+            byte[] b = new byte[8192];
+            try {
+                for (int n; (n = in.read(b)) >= 0; ) {
+                    synchronized (buf) {
+                        buf.write(b, 0, n);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        String text() {
+            synchronized (buf) {
+                return buf.toString(StandardCharsets.UTF_8);
+            }
+        }
+    }
+
+    private static Process startJpto(String... args) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        cmd.addAll(List.of(args));
+        return new ProcessBuilder(cmd).start();
+    }
+
+    /** True if {@code pid} ignores SIGINT (inherited SIG_IGN, e.g. under nohup): then no JVM can be Ctrl-C'd. */
+    private static boolean ignoresSigint(long pid) throws IOException {
+        Path status = Path.of("/proc", Long.toString(pid), "status");
+        if (!Files.isReadable(status)) {
+            return false;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith("SigIgn:")) {
+                return (Long.parseUnsignedLong(line.substring(7).trim(), 16) & (1L << 1)) != 0; // bit of SIGINT (2)
+            }
+        }
+        return false;
+    }
+
+    private static void awaitOutput(Drain out, Process p, String marker) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!out.text().contains(marker)) {
+            assertThat(p.isAlive()).as("jpto exited before printing '%s':%n%s", marker, out.text()).isTrue();
+            assertThat(System.nanoTime()).as("'%s' within 60 s", marker).isLessThan(deadline);
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void sigintDuringALongRunStopsTheChipRunWithExit130AndAMessage() throws Exception {
+        Assumptions.assumeTrue(Path.of("/proc/self/status").toFile().exists(), "needs Linux /proc and kill");
+        Process p = startJpto("run", "basic.matmul", "--preset", "tiny", "--bench", "1000000");
+        Drain out = new Drain(p.getInputStream());
+        Drain err = new Drain(p.getErrorStream());
+        try {
+            Assumptions.assumeFalse(ignoresSigint(p.pid()), "SIGINT is ignored in this environment (SIG_IGN "
+                    + "inherited from the parent), so Ctrl-C cannot reach a JVM here");
+            awaitOutput(out, p, "[RUN] runtime ("); // the correctness run is done: the benchmark rounds are running
+            Thread.sleep(300);
+            assertThat(p.isAlive()).isTrue();
+            long sent = System.nanoTime();
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start();
+            assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(kill.exitValue()).isZero();
+            boolean exited = p.waitFor(GENEROUS_BOUND_MS, TimeUnit.MILLISECONDS);
+            long latencyMs = (System.nanoTime() - sent) / 1_000_000;
+            assertThat(exited).as("jpto stopped within %d ms of SIGINT; stderr:%n%s", GENEROUS_BOUND_MS, err.text())
+                    .isTrue();
+            out.join(5_000); // both streams end with the process
+            err.join(5_000);
+            System.out.println("Ctrl-C stop latency (kill -INT to process exit): " + latencyMs + " ms");
+            System.out.println("stderr:\n" + err.text());
+
+            assertThat(p.exitValue()).isEqualTo(ExitCodes.INTERRUPTED);
+            assertThat(err.text())
+                    .contains("jpto run: interrupted: sched_error_code=105 CANCELLED - the host cancelled the run")
+                    .containsPattern("jpto: interrupted: the command stopped in \\d+ ms; no chip threads left")
+                    .doesNotContain("\tat ");
+            assertThat(out.text()).contains("[RUN] CANCELLED (").contains("the chip run was stopped")
+                    .doesNotContain("[RUN] PASS");
+        } finally {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}
