@@ -8,6 +8,7 @@ module dev.jpto.lib {
     exports dev.jpto.lib;
     exports dev.jpto.lib.bench;
     exports dev.jpto.lib.compare;
+    exports dev.jpto.lib.fuzz;
     exports dev.jpto.lib.gen;
     exports dev.jpto.lib.models.basic;
     exports dev.jpto.lib.models.dsv4;

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
         versionProvider = JptoCommand.Version.class,
         description = "Write, run, size, debug and benchmark tile programs on a simulated AI-accelerator chip.",
         subcommands = {CommandLine.HelpCommand.class, ListCommand.class, RunCommand.class, CompileCommand.class,
-                ExecCommand.class, PlanCommand.class, BenchCommand.class})
+                ExecCommand.class, PlanCommand.class, BenchCommand.class, FuzzCommand.class})
 public final class JptoCommand implements Runnable {
     /** Exit code for bad flags, values or configuration. */
     public static final int EXIT_USAGE = 2;

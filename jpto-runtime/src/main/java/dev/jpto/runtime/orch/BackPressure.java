@@ -10,6 +10,7 @@ import dev.jpto.runtime.ring.Ring;
 import dev.jpto.runtime.sched.Diagnostics;
 import dev.jpto.runtime.sched.Engine;
 import dev.jpto.runtime.tensormap.TensorMap;
+import java.util.function.IntSupplier;
 
 /**
  * The orchestrator's bounded waits (spec b, d): task slot and heap, dep pool, fanin spill pool, TensorMap
@@ -164,28 +165,39 @@ final class BackPressure {
 
     // ---- dep pool ---------------------------------------------------------------------------------------
 
-    /** Makes room for {@code needed} fanout nodes in {@code ring}'s dep pool. */
-    void ensureDepPool(Ring ring, int needed, long raw, String kernel) {
+    /**
+     * Makes room in {@code ring}'s dep pool for a task's {@code needed} edges. In the slow path, edges to
+     * producers that retired are dropped first (and again on every retry) by {@code liveEdges}, which returns how
+     * many are left: the TensorMap's cached tail is refreshed only every {@code PUBLISH_INTERVAL} submits, so its
+     * lookups can return retired producers, which need no entry (claiming drops them anyway). Counting them made a
+     * pool the task fits report code 4 (a fuzzer found it: 4 entries demanded of a 4-entry pool by a task with 2
+     * live producers).
+     */
+    void ensureDepPool(Ring ring, int needed, IntSupplier liveEdges, long raw, String kernel) {
         if (ring.deps.hasSpace(needed)) {
             return;
         }
-        if (needed > ring.deps.capacity()) {
-            throw depDeadlock(ring, needed, raw, kernel, "the task needs more entries than the whole pool holds");
+        int live = liveEdges.getAsInt();
+        if (live == 0 || ring.deps.hasSpace(live)) {
+            return;
+        }
+        if (live > ring.deps.capacity()) {
+            throw depDeadlock(ring, live, raw, kernel, "the task needs more entries than the whole pool holds");
         }
         if (events == null) {
-            waitDepPool(ring, needed, raw, kernel);
+            waitDepPool(ring, liveEdges, raw, kernel);
             return;
         }
         long idles = waiter.idleCalls();
         long t0 = System.nanoTime();
         try {
-            waitDepPool(ring, needed, raw, kernel);
+            waitDepPool(ring, liveEdges, raw, kernel);
         } finally {
             traceWait(ring.id, TaskEvents.RES_DEP_POOL, idles, t0);
         }
     }
 
-    private void waitDepPool(Ring ring, int needed, long raw, String kernel) {
+    private void waitDepPool(Ring ring, IntSupplier liveEdges, long raw, String kernel) {
         waiter.reset();
         while (true) {
             reclaimer.reclaim(ring);
@@ -194,7 +206,8 @@ final class BackPressure {
             if (last > 0) {
                 ring.deps.reclaimTo(ring.depMark[ring.slotOf(last - 1)]);
             }
-            if (ring.deps.hasSpace(needed)) {
+            int needed = liveEdges.getAsInt();
+            if (needed == 0 || ring.deps.hasSpace(needed)) {
                 return;
             }
             if (ring.deps.tail() != before) {
@@ -355,9 +368,16 @@ final class BackPressure {
         return waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos();
     }
 
-    /** The oldest live task still holds its scope reference: only the (blocked) orchestrator could release it. */
-    private static boolean headScopeGated(Ring ring) {
-        int last = ring.lastTaskAlive();
+    /**
+     * The oldest live task still holds its scope reference: only the (blocked) orchestrator could release it.
+     * "Oldest" is judged at the tail the caller's admission test used ({@link Reclaimer#reclaimedUpTo}), not a
+     * fresher read: had the scheduler retired tasks since, the task at a fresher tail may well be scope-gated while
+     * the ring already has room, and reporting a deadlock then would be false (a fuzzer found exactly that: code 3
+     * on a window-4 ring holding one live task). A task at the applied tail that retired since has its scope bit
+     * set (slots keep it until reuse), so it does not count as gated and the caller's next reclaim makes progress.
+     */
+    private boolean headScopeGated(Ring ring) {
+        int last = reclaimer.reclaimedUpTo(ring.id);
         if (last == ring.tasks.nextLocal()) {
             return false;
         }

@@ -18,6 +18,7 @@ import dev.jpto.runtime.sched.Engine;
 import dev.jpto.runtime.tensormap.TensorMap;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 
 /**
  * The orchestrator: builds the task graph on one thread. Per submit (spec a.3, b, c.1): pick the ring of the
@@ -60,6 +61,8 @@ public final class OrchestratorImpl implements Orchestrator {
     private long lookupTask;
     private int lookupArg;
     private final TensorMap.Sink traceSink = this::traceEdge;
+    /** {@link #dropRetiredEdges} for the dep-pool wait (a field: no allocation per submit). */
+    private final IntSupplier liveEdges = this::dropRetiredEdges;
     private Thread owner;
 
     /**
@@ -352,7 +355,9 @@ public final class OrchestratorImpl implements Orchestrator {
         // 4. wire fanins (STEP 6) and release the guard.
         boolean ready;
         if (edgeN > 0) {
-            backPressure.ensureDepPool(ring, edgeN, raw, kernelName);
+            backPressure.ensureDepPool(ring, edgeN, liveEdges, raw, kernelName); // may drop edges to retired producers
+        }
+        if (edgeN > 0) {
             ring.setFaninCount(slot, edgeN + 1);
             long depTop = ring.deps.top();
             int satisfied = wire(ring, raw);
@@ -383,6 +388,18 @@ public final class OrchestratorImpl implements Orchestrator {
     private boolean live(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
         return (int) raw - r.lastTaskAlive() >= 0 && (int) raw - r.tasks.nextLocal() < 0;
+    }
+
+    /** Keeps only the edges whose producer is still live; returns how many are left. */
+    private int dropRetiredEdges() {
+        int n = 0;
+        for (int i = 0; i < edgeN; i++) {
+            if (live(edges[i] & Ring.EDGE_ID_MASK)) {
+                edges[n++] = edges[i];
+            }
+        }
+        edgeN = n;
+        return n;
     }
 
     private void traceEdge(long producer) {
