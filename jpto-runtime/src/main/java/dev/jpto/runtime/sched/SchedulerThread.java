@@ -96,7 +96,7 @@ public final class SchedulerThread implements Runnable {
                 execute(raw);
                 continue;
             }
-            if ((++parks & 7) == 0 && engine.stalled(progress)) {
+            if ((++parks & 15) == 0 && engine.stalled(progress)) {
                 return;
             }
         }
