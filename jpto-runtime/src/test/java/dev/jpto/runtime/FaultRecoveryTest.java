@@ -95,6 +95,12 @@ class FaultRecoveryTest {
         throw new AssertionError("the run did not fail");
     }
 
+    private static long usedHeapAfterGc() {
+        System.gc();
+        Runtime rt = Runtime.getRuntime();
+        return rt.totalMemory() - rt.freeMemory();
+    }
+
     private static List<String> liveThreadNames() {
         return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName).sorted()
                 .toList();
@@ -269,6 +275,7 @@ class FaultRecoveryTest {
         // warm-up: the chip's threads and rings exist before the baseline is taken
         runGoodProgram(base);
         List<String> threadsBefore = liveThreadNames();
+        long heapBefore = usedHeapAfterGc();
         long regions = Chip.mappedHeapRegions();
         long bytes = Chip.mappedHeapBytes();
         int[] byCode = new int[256];
@@ -316,7 +323,10 @@ class FaultRecoveryTest {
             runGoodProgram(config);
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
-        System.out.printf("1000 failed + 1000 good runs on one chip in %d ms%n", ms);
+        // reported, not asserted: the Java heap is the GC's to size; the chip's own memory is the mapped ring heaps
+        System.out.printf("1000 failed + 1000 good runs on one chip in %d ms; live threads %d -> %d; mapped ring "
+                + "heaps %d -> %d; Java heap used after GC %d KiB -> %d KiB%n", ms, threadsBefore.size(),
+                liveThreadNames().size(), regions, Chip.mappedHeapRegions(), heapBefore >> 10, usedHeapAfterGc() >> 10);
         assertThat(firstMessage.keySet()).as("codes seen: %s", firstMessage).containsExactly(
                 ErrorCode.HEAP_RING_DEADLOCK, ErrorCode.INVALID_ARGS, ErrorCode.EXPLICIT_ORCH_FATAL,
                 ErrorCode.KERNEL_EXCEPTION);
