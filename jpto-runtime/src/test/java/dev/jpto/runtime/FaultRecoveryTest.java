@@ -262,6 +262,42 @@ class FaultRecoveryTest {
     }
 
     /**
+     * A cancel that arrives while the orchestrator waits (here: the end-of-run drain behind a kernel that does not
+     * return) stops the wait with code 105 at once, not with code 100 after the stall bound (the default 10 s).
+     */
+    @Test
+    void aCancelDuringAWaitIsCode105() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        Thread caller = Thread.currentThread();
+        Thread canceller = Thread.ofPlatform().start(() -> {
+            try {
+                running.await();
+                caller.interrupt();
+            } catch (InterruptedException ignored) {
+                // the test ends either way
+            }
+        });
+        ChipRuntimeException e;
+        try {
+            // the kernel runs only after its submit returned: the interrupt finds the orchestrator draining
+            chip.run(orch -> orch.submit("wait_forever", CoreType.AIV, ctx -> {
+                running.countDown();
+                never.await(1, TimeUnit.HOURS);
+            }), CallConfig.defaults());
+            throw new AssertionError("the run did not fail");
+        } catch (ChipRuntimeException x) {
+            e = x;
+        } finally {
+            canceller.join();
+        }
+        assertThat(Thread.interrupted()).as("the interrupt status is kept for the caller").isTrue();
+        assertThat(e.error()).isEqualTo(ErrorCode.CANCELLED);
+        assertThat(e.getMessage()).contains("1 submitted and 0 completed tasks");
+        runGoodProgram(CallConfig.defaults());
+    }
+
+    /**
      * 1,000 failed runs of five kinds, each followed by a good run on the same chip, on changing thread counts and
      * ring sizes: afterwards no new thread is alive and the same ring heaps are mapped as before.
      */

@@ -12,14 +12,13 @@ import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.TaskBody;
 import dev.jpto.runtime.dfx.TaskEvents;
-import dev.jpto.runtime.ring.FaninPool;
-import dev.jpto.runtime.ring.HeapRing;
 import dev.jpto.runtime.ring.Ring;
 import dev.jpto.runtime.sched.Diagnostics;
 import dev.jpto.runtime.sched.Engine;
 import dev.jpto.runtime.tensormap.TensorMap;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 
 /**
  * The orchestrator: builds the task graph on one thread. Per submit (spec a.3, b, c.1): pick the ring of the
@@ -34,16 +33,14 @@ public final class OrchestratorImpl implements Orchestrator {
     public static final long OUTPUT_ALIGN = 1024;
     /** {@code PTO2_ALIGN_SIZE}: a task's packed outputs are rounded up to this. */
     public static final long TASK_ALIGN = 64;
-    /** {@code PTO2_DEP_POOL_CLEANUP_INTERVAL}. */
-    static final int DEP_POOL_CLEANUP_INTERVAL = 64;
-
     private final Engine engine;
     private final Ring[] rings;
     private final TensorMap tmap;
     private RuntimeEnv env;
     private ScopeStats stats;
-    private final Waiter waiter;
     private final OwnerMap owners = new OwnerMap(1024);
+    private final Reclaimer reclaimer = new Reclaimer(owners);
+    private final BackPressure backPressure;
 
     private final int[] scopeBegin = new int[MAX_SCOPE_DEPTH + 1];
     private final String[] scopeSite = new String[MAX_SCOPE_DEPTH + 1];
@@ -52,13 +49,7 @@ public final class OrchestratorImpl implements Orchestrator {
     private final long[] scopeTasks;
     private int scopeTasksSize;
 
-    /** {@code PUBLISH_INTERVAL_K}: how often the fast path re-reads a ring's tail. */
-    static final int PUBLISH_INTERVAL = 16;
-    /** The scheduler's {@code last_task_alive} as last applied to the orchestrator-side allocators. */
-    private final int[] reclaimedUpTo = new int[RuntimeEnv.RINGS];
-    private final int[] sinceRefresh = new int[RuntimeEnv.RINGS];
     private int sinceTensorMapSync;
-    private final int[] depReclaimedAt = new int[RuntimeEnv.RINGS];
     private final long[] taskWindowMax = new long[RuntimeEnv.RINGS];
 
     private long[] edges = new long[16];
@@ -70,6 +61,8 @@ public final class OrchestratorImpl implements Orchestrator {
     private long lookupTask;
     private int lookupArg;
     private final TensorMap.Sink traceSink = this::traceEdge;
+    /** {@link #dropRetiredEdges} for the dep-pool wait (a field: no allocation per submit). */
+    private final IntSupplier liveEdges = this::dropRetiredEdges;
     private Thread owner;
 
     /**
@@ -83,16 +76,11 @@ public final class OrchestratorImpl implements Orchestrator {
         this.owner = Thread.currentThread();
         depth = -1;
         scopeTasksSize = 0;
-        java.util.Arrays.fill(reclaimedUpTo, 0);
-        java.util.Arrays.fill(depReclaimedAt, 0);
-        java.util.Arrays.fill(sinceRefresh, 0);
+        reclaimer.reset();
+        backPressure.reset(runEnv, owner);
         sinceTensorMapSync = 0;
         java.util.Arrays.fill(taskWindowMax, 0);
         owners.clear();
-        waiter.reset();
-        // The watchdog's view must start with this run: a stale "no completion since" from a failed run (whose
-        // completed count matches this run's 0) would declare the new run stalled before it began.
-        waiter.progress.restart();
     }
 
     public OrchestratorImpl(Engine engine, TensorMap tmap, RuntimeEnv env, ScopeStats stats) {
@@ -101,7 +89,7 @@ public final class OrchestratorImpl implements Orchestrator {
         this.tmap = tmap;
         this.env = env;
         this.stats = stats;
-        this.waiter = new Waiter();
+        this.backPressure = new BackPressure(engine, tmap, reclaimer);
         long total = 0;
         for (Ring r : rings) {
             total += r.window();
@@ -128,7 +116,7 @@ public final class OrchestratorImpl implements Orchestrator {
         try {
             orchestration.orchestrate(this);
         } catch (ChipRuntimeException e) {
-            throw failed(e);
+            throw engine.latch.inForce(e);
         } catch (Exception e) {
             throw fail(ErrorCode.EXPLICIT_ORCH_FATAL, "the orchestration threw " + e + " at scope depth " + depth
                     + " after " + engine.submitted() + " submitted tasks; fix the orchestration", e);
@@ -139,66 +127,17 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         root.close();
         engine.orchestratorDone();
-        waiter.reset();
-        while (engine.completed() != engine.submitted()) {
-            idle();
-        }
-        waiter.reset();
-        for (Ring r : rings) {
-            while (r.lastTaskAlive() != r.tasks.nextLocal()) {
-                if (waiter.elapsedNanos() > engine.options.schedulerTimeout().toNanos()) {
-                    throw fail(ErrorCode.SCHEDULER_TIMEOUT, "all " + engine.submitted() + " tasks completed but ring "
-                            + r.id + " was not reclaimed (last_task_alive " + r.lastTaskAlive() + ", current "
-                            + r.tasks.nextLocal() + ", oldest " + headName(r) + "; sub_class=unknown:accounting/"
-                            + "corruption); this is a runtime bug: please report it with this line", null);
-                }
-                idle();
-            }
-            tmap.cleanupRetired(r.id, r.lastTaskAlive()); // leaves the map empty for a cheap reset
-        }
-    }
-
-    private void idle() {
-        if (aborted()) {
-            throw failed(null);
-        }
-        waiter.idle();
-    }
-
-    /** The run must stop: an error is latched, the host cancelled it, or the scheduler watchdog fired. */
-    private boolean aborted() {
-        return engine.latch.failed() || cancelled() || engine.stalled(waiter.progress);
-    }
-
-    /**
-     * The host cancels a run by interrupting the thread that called {@code Chip.run} (the orchestrator thread):
-     * latch CANCELLED so the scheduler threads stop too. The interrupt status is kept for the caller's own checks.
-     */
-    private boolean cancelled() {
-        if (!owner.isInterrupted()) {
-            return false;
-        }
-        fail(ErrorCode.CANCELLED, "the host cancelled the run: thread '" + owner.getName() + "' was interrupted "
-                + "(e.g. Ctrl-C) after " + engine.submitted() + " submitted and " + engine.completed()
-                + " completed tasks; the run stopped and the chip is usable again", null);
-        return true;
-    }
-
-    private ChipRuntimeException failed(ChipRuntimeException e) {
-        ChipRuntimeException latched = engine.latch.get();
-        if (latched != null) {
-            return latched;
-        }
-        return e == null ? new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "run aborted") : engine.latch.latch(e);
+        backPressure.drain();
     }
 
     private ChipRuntimeException fail(ErrorCode code, String detail, Throwable cause) {
-        return engine.latch.latch(new ChipRuntimeException(code, detail, cause));
+        return engine.latch.fail(code, detail, cause);
     }
 
     /** Sets the DFX hooks of this run (null for none); call after {@link #reset}. */
     public void setEvents(TaskEvents runEvents) {
         this.events = runEvents;
+        backPressure.setEvents(runEvents);
     }
 
     /** Peak live tasks per ring ({@code local − last_alive} after each allocation). */
@@ -229,7 +168,7 @@ public final class OrchestratorImpl implements Orchestrator {
         scopeSite[depth] = site;
         if (stats != null) {
             Ring ring = rings[Math.min(depth, 3)];
-            reclaim(ring);
+            reclaimer.reclaim(ring);
             stats.sample("begin", depth, ring, tmap, site);
         }
         return handles[depth];
@@ -243,12 +182,21 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         if (stats != null) {
             Ring ring = rings[Math.min(depth, 3)];
-            reclaim(ring);
+            reclaimer.reclaim(ring);
             stats.sample("end", depth, ring, tmap, scopeSite[depth]);
         }
         int begin = scopeBegin[depth];
+        int consumedRings = 0;
         for (int i = begin; i < scopeTasksSize; i++) {
-            engine.releaseScope(scopeTasks[i]);
+            long raw = scopeTasks[i];
+            if (engine.releaseScope(raw)) {
+                consumedRings |= 1 << (int) (raw >>> 32);
+            }
+        }
+        for (Ring ring : rings) {
+            if ((consumedRings & (1 << ring.id)) != 0) {
+                ring.advance();
+            }
         }
         scopeTasksSize = begin;
         depth--;
@@ -291,8 +239,8 @@ public final class OrchestratorImpl implements Orchestrator {
         Objects.requireNonNull(coreType, "coreType");
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(args, "args");
-        if (engine.latch.failed() || cancelled()) {
-            throw failed(null);
+        if (engine.latch.failed() || backPressure.cancelled()) {
+            throw engine.latch.inForce(null);
         }
         long submitStart = events == null ? 0 : System.nanoTime();
         int r = Math.min(depth, 3);
@@ -340,7 +288,7 @@ public final class OrchestratorImpl implements Orchestrator {
         heapBytes = align(heapBytes, TASK_ALIGN);
 
         // 1. task slot + heap (back-pressure).
-        long heapOffset = allocTask(ring, heapBytes, kernelName);
+        long heapOffset = backPressure.allocTask(ring, heapBytes, kernelName, depth);
         int local = ring.tasks.take();
         long raw = Ring.taskId(r, local);
         int slot = ring.slotOf(local);
@@ -349,11 +297,16 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.heapEnd[slot] = heapOffset + heapBytes;
         ring.body[slot] = body;
         ring.args[slot] = args;
-        ring.kernel[slot] = kernelName;
-        ring.coreType[slot] = coreType;
+        // Loops submit the same kernel into a slot again and again: skip the reference store (and its GC barrier).
+        if (ring.kernel[slot] != kernelName) {
+            ring.kernel[slot] = kernelName;
+        }
+        if (ring.coreType[slot] != coreType) {
+            ring.coreType[slot] = coreType;
+        }
         ring.scopeDepth[slot] = depth;
         ring.publishCurrent(local + 1);
-        taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimedUpTo[r]));
+        taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimer.reclaimedUpTo(r)));
         if (nOutputs > 0) {
             placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
         }
@@ -363,7 +316,7 @@ public final class OrchestratorImpl implements Orchestrator {
 
         // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired
         // entries visible a little longer, and edges to retired producers are dropped at claim time.
-        if (nTensors > 0 && ++sinceTensorMapSync >= PUBLISH_INTERVAL) {
+        if (nTensors > 0 && ++sinceTensorMapSync >= BackPressure.PUBLISH_INTERVAL) {
             sinceTensorMapSync = 0;
             syncTensorMap(r, slot);
         }
@@ -371,7 +324,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (nTensors > 0) {
             for (int i = 0; i < args.length; i++) {
                 if (args[i] instanceof Arg.TensorArg(Tensor t, Direction d)) {
-                    long creator = owners.get(t.bufferAddress());
+                    long creator = owners.size() == 0 ? OwnerMap.NONE : owners.get(t.bufferAddress());
                     if (creator != OwnerMap.NONE && live(creator)) {
                         addEdge(creator, Ring.EDGE_WAIT | Ring.EDGE_RETAIN);
                         if (events != null) {
@@ -390,7 +343,7 @@ public final class OrchestratorImpl implements Orchestrator {
 
         // 3. register writers (STEP 4).
         if (registrations > 0) {
-            ensureTensorMap(registrations, raw, kernelName);
+            backPressure.ensureTensorMap(registrations, raw, kernelName, depth);
             for (Arg a : args) {
                 if (a instanceof Arg.TensorArg(Tensor t, Direction d)
                         && (d == Direction.INOUT || d == Direction.OUTPUT_EXISTING)) {
@@ -400,20 +353,26 @@ public final class OrchestratorImpl implements Orchestrator {
         }
 
         // 4. wire fanins (STEP 6) and release the guard.
-        int satisfied = 0;
+        boolean ready;
         if (edgeN > 0) {
-            ensureDepPool(ring, raw, kernelName); // may drop edges to producers that retired meanwhile
+            backPressure.ensureDepPool(ring, edgeN, liveEdges, raw, kernelName); // may drop edges to retired producers
         }
         if (edgeN > 0) {
             ring.setFaninCount(slot, edgeN + 1);
-            satisfied = wire(ring, raw);
+            long depTop = ring.deps.top();
+            int satisfied = wire(ring, raw);
+            ring.depMark[slot] = ring.deps.top();
+            // No fanout node was linked: no other thread can add to this task's fanin, so no atomic is needed.
+            ready = ring.deps.top() == depTop ? ring.satisfyUnshared(slot, satisfied + 1)
+                    : ring.addFanin(slot, satisfied + 1);
         } else {
             ring.setFaninCount(slot, 1);
+            ring.depMark[slot] = ring.deps.top();
+            ready = ring.satisfyUnshared(slot, 1);
         }
-        ring.depMark[slot] = ring.deps.top();
         scopeTasks[scopeTasksSize++] = raw;
         engine.countSubmitted();
-        if (ring.addFanin(slot, satisfied + 1)) {
+        if (ready) {
             engine.pushReady(raw);
         }
         if (events != null) {
@@ -429,6 +388,18 @@ public final class OrchestratorImpl implements Orchestrator {
     private boolean live(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
         return (int) raw - r.lastTaskAlive() >= 0 && (int) raw - r.tasks.nextLocal() < 0;
+    }
+
+    /** Keeps only the edges whose producer is still live; returns how many are left. */
+    private int dropRetiredEdges() {
+        int n = 0;
+        for (int i = 0; i < edgeN; i++) {
+            if (live(edges[i] & Ring.EDGE_ID_MASK)) {
+                edges[n++] = edges[i];
+            }
+        }
+        edgeN = n;
+        return n;
     }
 
     private void traceEdge(long producer) {
@@ -465,6 +436,22 @@ public final class OrchestratorImpl implements Orchestrator {
             boolean retain = (e & Ring.EDGE_RETAIN) != 0;
             Ring pr = rings[(int) (p >>> 32)];
             int ps = pr.slotOf(p);
+            // Lock-free for a producer already done: COMPLETED and CONSUMED are final while the slot holds
+            // this task, and only this thread reuses slots. A RETAIN edge must pin it under the lock.
+            if (pr.taskIdAt[ps] != p) {
+                satisfied++;
+                continue;
+            }
+            int seen = pr.state(ps);
+            if (seen == Ring.CONSUMED) {
+                satisfied++;
+                continue;
+            }
+            if (seen == Ring.COMPLETED && !retain) {
+                satisfied++;
+                recordFanin(ring, slot, raw, e);
+                continue;
+            }
             pr.lock(ps);
             int state = pr.state(ps);
             if (pr.taskIdAt[ps] != p || state == Ring.CONSUMED) {
@@ -492,55 +479,8 @@ public final class OrchestratorImpl implements Orchestrator {
         if (ring.addFaninInline(slot, edge)) {
             return;
         }
-        if (!ring.faninSpill.hasSpace(1)) {
-            if (events == null) {
-                ensureFaninSpill(ring, raw);
-            } else {
-                long idles = waiter.idleCalls();
-                long t0 = System.nanoTime();
-                try {
-                    ensureFaninSpill(ring, raw);
-                } finally {
-                    traceWait(ring.id, TaskEvents.RES_FANIN_POOL, idles, t0);
-                }
-            }
-        }
+        backPressure.ensureFaninSpill(ring, raw);
         ring.addFaninSpilled(slot, ring.faninSpill.append(edge));
-    }
-
-    private void ensureFaninSpill(Ring ring, long raw) {
-        waiter.reset();
-        while (true) {
-            boolean progress = reclaim(ring);
-            if (ring.faninSpill.hasSpace(1)) {
-                return;
-            }
-            if (progress) {
-                waiter.reset();
-                continue;
-            }
-            if (aborted()) {
-                throw failed(null);
-            }
-            String cause = null;
-            if (headScopeGated(ring)) {
-                cause = "the oldest live task " + headName(ring) + " is held by its open scope (scope-gated)";
-            } else if (allocStalled()) {
-                cause = "no entry was reclaimed for " + waiter.elapsedNanos() / 1_000_000 + " ms";
-            }
-            if (cause != null) {
-                FaninPool f = ring.faninSpill;
-                long rec = Advice.depPool(f.capacity(), f.used() + 1);
-                throw fail(ErrorCode.DEP_POOL_OVERFLOW, "Fanin Spill Pool Deadlock: the fanin spill pool of ring "
-                        + ring.id + " (fanin edges past " + Ring.FANIN_INLINE_CAP + " per task) could not supply an "
-                        + "entry (capacity " + f.capacity() + ", in use " + f.used() + ", high-water " + f.highWater()
-                        + ", task " + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[ring.slotOf(raw)] + "'; "
-                        + cause + "); set ring_dep_pool for ring " + ring.id + " to at least " + rec
-                        + " (it sizes both the dep pool and the fanin spill pool; runtime_cfg "
-                        + Advice.perRing("ring_dep_pool", env.ringDepPool(), ring.id, rec) + ")", null);
-            }
-            waiter.idle();
-        }
     }
 
     private void placeOutputs(Ring ring, int slot, long raw, long heapOffset, Arg[] args) {
@@ -597,46 +537,7 @@ public final class OrchestratorImpl implements Orchestrator {
         return outs[argIndex];
     }
 
-    // ---- reclamation ------------------------------------------------------------------------------------
-
-    /**
-     * Applies the scheduler's {@code last_task_alive} to the orchestrator-side allocators: heap tail from the
-     * newest retired task's packed end, owner-map entries of retired outputs, dep pool tail every
-     * {@value #DEP_POOL_CLEANUP_INTERVAL} tasks. Returns true if anything retired.
-     */
-    boolean reclaim(Ring ring) {
-        int r = ring.id;
-        int last = ring.lastTaskAlive();
-        int prev = reclaimedUpTo[r];
-        if (last == prev) {
-            return false;
-        }
-        for (int id = prev; id != last; id++) {
-            int s = ring.slotOf(id);
-            int spilled = ring.faninN[s] - Ring.FANIN_INLINE_CAP;
-            if (spilled > 0) {
-                ring.faninSpill.reclaimTo(ring.spillStart[s] + spilled);
-            }
-            Tensor[] outs = ring.outputs[s];
-            if (outs != null) {
-                long raw = Ring.taskId(r, id);
-                for (int i = 0; i < outs.length; i++) {
-                    if (outs[i] != null) {
-                        owners.remove(outs[i].bufferAddress(), raw);
-                        outs[i] = null;
-                    }
-                }
-            }
-        }
-        int newest = ring.slotOf(last - 1);
-        ring.heap.reclaim(last - 1, ring.heapEnd[newest]);
-        if (last - depReclaimedAt[r] >= DEP_POOL_CLEANUP_INTERVAL) {
-            ring.deps.reclaimTo(ring.depMark[newest]);
-            depReclaimedAt[r] = last;
-        }
-        reclaimedUpTo[r] = last;
-        return true;
-    }
+    // ---- TensorMap validity -----------------------------------------------------------------------------
 
     private void syncTensorMap(int r, int newSlot) {
         for (Ring ring : rings) {
@@ -645,257 +546,6 @@ public final class OrchestratorImpl implements Orchestrator {
             if (tmap.cleanupDue(ring.id, la, ring.id == r ? newSlot : -1)) {
                 tmap.cleanupRetired(ring.id, la);
             }
-        }
-    }
-
-    // ---- bounded waits ----------------------------------------------------------------------------------
-
-    /** Reserves a task slot and {@code bytes} of heap on {@code ring}, waiting while the ring is full. */
-    private long allocTask(Ring ring, long bytes, String kernel) {
-        HeapRing heap = ring.heap;
-        if (bytes > heap.size()) {
-            throw heapDeadlock(ring, bytes, kernel, "the request is larger than the ring's whole heap, so it can "
-                    + "never fit");
-        }
-        // Observe the scheduler's tail every PUBLISH_INTERVAL submits (simpler publishes it K-batched too);
-        // a full ring always re-reads it in the slow path.
-        if (++sinceRefresh[ring.id] >= PUBLISH_INTERVAL) {
-            sinceRefresh[ring.id] = 0;
-            reclaim(ring);
-        }
-        if (!ring.tasks.full(reclaimedUpTo[ring.id])) {
-            long off = heap.tryBump(bytes, ring.tasks.nextLocal());
-            if (off != HeapRing.FULL) {
-                return off;
-            }
-        }
-        return allocTaskSlowPath(ring, bytes, kernel);
-    }
-
-    private long allocTaskSlowPath(Ring ring, long bytes, String kernel) {
-        if (events == null) {
-            return allocTaskWait(ring, bytes, kernel);
-        }
-        int resource = ring.tasks.full(reclaimedUpTo[ring.id]) ? TaskEvents.RES_TASK_WINDOW : TaskEvents.RES_HEAP;
-        long idles = waiter.idleCalls();
-        long t0 = System.nanoTime();
-        try {
-            return allocTaskWait(ring, bytes, kernel);
-        } finally {
-            traceWait(ring.id, resource, idles, t0);
-        }
-    }
-
-    /** Reports a wait that idled at least once (a slow path that succeeded at once is no back-pressure). */
-    private void traceWait(int ring, int resource, long idlesBefore, long t0) {
-        if (waiter.idleCalls() != idlesBefore) {
-            events.backPressure(ring, resource, t0, System.nanoTime());
-        }
-    }
-
-    private long allocTaskWait(Ring ring, long bytes, String kernel) {
-        waiter.reset();
-        while (true) {
-            boolean progress = reclaim(ring);
-            // The tail just applied to the allocators, not a fresher read: admission, heap tail and the
-            // reported high-water must agree.
-            boolean taskFull = ring.tasks.full(reclaimedUpTo[ring.id]);
-            if (!taskFull) {
-                long off = ring.heap.tryBump(bytes, ring.tasks.nextLocal());
-                if (off != HeapRing.FULL) {
-                    return off;
-                }
-            }
-            if (progress) {
-                waiter.reset();
-                continue;
-            }
-            if (aborted()) {
-                throw failed(null);
-            }
-            String cause = null;
-            if (headScopeGated(ring)) {
-                cause = "the oldest live task " + headName(ring) + " is held by its scope, which is still open, so "
-                        + "nothing on this ring can be reclaimed before the scope ends (scope-gated)";
-            } else if (allocStalled()) {
-                cause = "no task on this ring was reclaimed for " + waiter.elapsedNanos() / 1_000_000
-                        + " ms (oldest live task " + headName(ring) + ")";
-            }
-            if (cause != null) {
-                throw taskFull ? taskRingDeadlock(ring, bytes, kernel, cause) : heapDeadlock(ring, bytes, kernel, cause);
-            }
-            waiter.idle();
-        }
-    }
-
-    /**
-     * The oldest live task still holds its scope reference: only the (blocked) orchestrator could release it.
-     * "Oldest" is judged at the tail the caller's admission test used ({@code reclaimedUpTo}), not a fresher read:
-     * had the scheduler retired tasks since, the task at a fresher tail may well be scope-gated while the ring
-     * already has room, and reporting a deadlock then would be false (a fuzzer found exactly that: code 3 on a
-     * window-4 ring holding one live task). A task at the applied tail that retired since has its scope bit set
-     * (slots keep it until reuse), so it does not count as gated and the caller's next reclaim makes progress.
-     */
-    private boolean headScopeGated(Ring ring) {
-        int last = reclaimedUpTo[ring.id];
-        if (last == ring.tasks.nextLocal()) {
-            return false;
-        }
-        return !ring.scopeReleased(ring.slotOf(last));
-    }
-
-    private String headName(Ring ring) {
-        return AllocatorErrors.headName(ring);
-    }
-
-    private ChipRuntimeException heapDeadlock(Ring ring, long bytes, String kernel, String cause) {
-        return fail(ErrorCode.HEAP_RING_DEADLOCK, AllocatorErrors.heap(ring, bytes, kernel, cause, depth,
-                env.ringHeap()), null);
-    }
-
-    private ChipRuntimeException taskRingDeadlock(Ring ring, long bytes, String kernel, String cause) {
-        return fail(ErrorCode.FLOW_CONTROL_DEADLOCK, AllocatorErrors.taskRing(ring, bytes, kernel, cause, depth,
-                env.ringTaskWindow()), null);
-    }
-
-    /**
-     * Makes room in {@code ring}'s dep pool for the task's {@code edgeN} edges. In the slow path, edges to
-     * producers that retired are dropped first (and again on every retry): the TensorMap's cached tail is
-     * refreshed only every {@code PUBLISH_INTERVAL} submits, so its lookups can return retired producers, which
-     * need no entry (claiming drops them anyway). Counting them made a pool the task fits report code 4 (a fuzzer
-     * found it: 4 entries demanded of a 4-entry pool by a task with 2 live producers).
-     */
-    private void ensureDepPool(Ring ring, long raw, String kernel) {
-        if (ring.deps.hasSpace(edgeN) || dropRetiredEdges() == 0 || ring.deps.hasSpace(edgeN)) {
-            return;
-        }
-        if (edgeN > ring.deps.capacity()) {
-            throw depDeadlock(ring, edgeN, raw, kernel, "the task needs more entries than the whole pool holds");
-        }
-        if (events == null) {
-            waitDepPool(ring, raw, kernel);
-            return;
-        }
-        long idles = waiter.idleCalls();
-        long t0 = System.nanoTime();
-        try {
-            waitDepPool(ring, raw, kernel);
-        } finally {
-            traceWait(ring.id, TaskEvents.RES_DEP_POOL, idles, t0);
-        }
-    }
-
-    /** Keeps only the edges whose producer is still live; returns how many are left. */
-    private int dropRetiredEdges() {
-        int n = 0;
-        for (int i = 0; i < edgeN; i++) {
-            if (live(edges[i] & Ring.EDGE_ID_MASK)) {
-                edges[n++] = edges[i];
-            }
-        }
-        edgeN = n;
-        return n;
-    }
-
-    private void waitDepPool(Ring ring, long raw, String kernel) {
-        waiter.reset();
-        while (true) {
-            reclaim(ring);
-            int last = ring.lastTaskAlive();
-            long before = ring.deps.tail();
-            if (last > 0) {
-                ring.deps.reclaimTo(ring.depMark[ring.slotOf(last - 1)]);
-            }
-            int needed = dropRetiredEdges();
-            if (needed == 0 || ring.deps.hasSpace(needed)) {
-                return;
-            }
-            if (ring.deps.tail() != before) {
-                waiter.reset();
-                continue;
-            }
-            if (aborted()) {
-                throw failed(null);
-            }
-            if (headScopeGated(ring)) {
-                throw depDeadlock(ring, needed, raw, kernel, "the oldest live task " + headName(ring)
-                        + " is held by its open scope, so no entry can be reclaimed (scope-gated)");
-            }
-            if (allocStalled()) {
-                throw depDeadlock(ring, needed, raw, kernel, "no entry was reclaimed for "
-                        + waiter.elapsedNanos() / 1_000_000 + " ms");
-            }
-            waiter.idle();
-        }
-    }
-
-    /**
-     * The allocator backstop: true once no task completed anywhere on the chip for the alloc deadlock timeout.
-     * A ring whose oldest task waits on producers of another ring can go long without reclaiming while the chip
-     * works through them; that is back-pressure, not a deadlock (a tiny dsv4 layer hit code 4 after 500 ms of
-     * ring-1 work holding ring 2's tail, with the pool it needs once that work is done).
-     */
-    private boolean allocStalled() {
-        waiter.restartOnCompletion(engine.completed());
-        return waiter.elapsedNanos() > engine.options.allocDeadlockTimeout().toNanos();
-    }
-
-    private ChipRuntimeException depDeadlock(Ring ring, int needed, long raw, String kernel, String cause) {
-        return fail(ErrorCode.DEP_POOL_OVERFLOW, AllocatorErrors.depPool(ring, needed, raw, kernel, cause,
-                env.ringDepPool()), null);
-    }
-
-    private void ensureTensorMap(int needed, long raw, String kernel) {
-        if (tmap.free() >= needed) {
-            return;
-        }
-        if (needed > tmap.capacity()) {
-            throw fail(ErrorCode.TENSORMAP_OVERFLOW, "TensorMap Entry Pool Overflow: task "
-                    + Diagnostics.taskName(raw) + " kernel '" + kernel + "' registers " + needed
-                    + " INOUT/OUTPUT_EXISTING tensors, more than the whole pool of " + tmap.capacity()
-                    + " entries; split the task", null);
-        }
-        if (events == null) {
-            waitTensorMap(needed, raw, kernel);
-            return;
-        }
-        long idles = waiter.idleCalls();
-        long t0 = System.nanoTime();
-        try {
-            waitTensorMap(needed, raw, kernel);
-        } finally {
-            traceWait(Math.min(depth, 3), TaskEvents.RES_TENSORMAP, idles, t0);
-        }
-    }
-
-    private void waitTensorMap(int needed, long raw, String kernel) {
-        waiter.reset();
-        while (true) {
-            int freed = 0;
-            for (Ring ring : rings) {
-                reclaim(ring);
-                freed += tmap.cleanupRetired(ring.id, ring.lastTaskAlive());
-            }
-            if (tmap.free() >= needed) {
-                return;
-            }
-            if (freed > 0) {
-                waiter.reset();
-                continue;
-            }
-            if (aborted()) {
-                throw failed(null);
-            }
-            if (allocStalled()) {
-                throw fail(ErrorCode.TENSORMAP_OVERFLOW, "TensorMap Entry Pool Deadlock: " + needed
-                        + " entries needed, none freed for " + waiter.elapsedNanos() / 1_000_000 + " ms (capacity "
-                        + tmap.capacity() + ", in use " + tmap.used() + "; every entry is an INOUT/OUTPUT_EXISTING "
-                        + "registration of a task that has not retired; task "
-                        + Diagnostics.taskName(raw) + " kernel '" + kernel + "'); the pool size "
-                        + "is fixed (PTO2_TENSORMAP_POOL_SIZE=" + tmap.capacity() + "): split the work into smaller "
-                        + "scopes so producers retire, or register fewer writes per live task", null);
-            }
-            waiter.idle();
         }
     }
 }

@@ -8,6 +8,8 @@ package dev.jpto.runtime.ring;
 public abstract sealed class LinearPool permits DepPool, FaninPool {
     private final String name;
     private final int capacity;
+    /** {@code capacity − 1} for a power-of-two capacity (the default sizes), else −1: index without a divide. */
+    private final long mask;
     private long top = 1;
     private long tail = 1;
     private long highWater;
@@ -15,6 +17,7 @@ public abstract sealed class LinearPool permits DepPool, FaninPool {
     protected LinearPool(String name, int capacity) {
         this.name = name;
         this.capacity = capacity;
+        this.mask = Integer.bitCount(capacity) == 1 ? capacity - 1 : -1;
     }
 
     public final int capacity() {
@@ -57,7 +60,7 @@ public abstract sealed class LinearPool permits DepPool, FaninPool {
     }
 
     protected final int index(long linear) {
-        return (int) (linear % capacity);
+        return (int) (mask >= 0 ? linear & mask : linear % capacity);
     }
 
     public final void reclaimTo(long newTail) {

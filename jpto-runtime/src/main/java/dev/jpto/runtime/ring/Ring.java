@@ -40,6 +40,7 @@ public final class Ring {
     public static final int FANIN_INLINE_CAP = 64;
 
     private static final int STRIDE = 16;
+    private static final int LOCK_SPINS = 32;
     private static final int STATE = 0;
     private static final int LOCK = 1;
     private static final int FANOUT_COUNT = 2;
@@ -172,8 +173,14 @@ public final class Ring {
 
     public void lock(int slot) {
         int i = slot * STRIDE + LOCK;
-        while (!INTS.weakCompareAndSetAcquire(shared, i, 0, 1)) {
-            Thread.onSpinWait();
+        for (int spins = 0; !INTS.weakCompareAndSetAcquire(shared, i, 0, 1); spins++) {
+            // Held only for a few stores; a holder that stays longer was preempted (more threads than cores):
+            // give it the CPU instead of spinning against it.
+            if (spins < LOCK_SPINS) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
         }
     }
 
@@ -213,6 +220,12 @@ public final class Ring {
      */
     public boolean tryConsume(int slot) {
         int b = slot * STRIDE;
+        // Lock-free pre-test (most calls find a reference still held). Every fanout reference is counted before
+        // its holder can release it, and each release is a volatile add: a thread that sees a reference still
+        // held here is not the last releaser, and the last one sees all counts and releases and tests again.
+        if ((int) INTS.getVolatile(shared, b + FANOUT_REFCOUNT) != (int) INTS.getVolatile(shared, b + FANOUT_COUNT)) {
+            return false;
+        }
         lock(slot);
         try {
             if ((int) INTS.getAcquire(shared, b + STATE) == COMPLETED
@@ -240,6 +253,18 @@ public final class Ring {
         int b = slot * STRIDE;
         int before = (int) INTS.getAndAdd(shared, b + FANIN_REFCOUNT, amount);
         int count = (int) INTS.getAcquire(shared, b + FANIN_COUNT);
+        return before < count && before + amount >= count;
+    }
+
+    /**
+     * {@link #addFanin} for a task no producer can reach (none linked it onto a fanout list): a plain store,
+     * published with the task by the ready queue. True if this made the task ready.
+     */
+    public boolean satisfyUnshared(int slot, int amount) {
+        int b = slot * STRIDE;
+        int before = shared[b + FANIN_REFCOUNT];
+        shared[b + FANIN_REFCOUNT] = before + amount;
+        int count = shared[b + FANIN_COUNT];
         return before < count && before + amount >= count;
     }
 

@@ -22,6 +22,7 @@ public final class Engine {
     private static final int SUBMITTED = 7;
     private static final int COMPLETED = 23;
     private static final int RUNNING_STRIDE = 8;
+    private static final int END_RUN_YIELDS = 64;
 
     public final Platform platform;
     public final Ring[] rings;
@@ -39,9 +40,8 @@ public final class Engine {
     private volatile boolean shutdown;
     private final java.util.concurrent.atomic.AtomicInteger idleWorkers = new java.util.concurrent.atomic.AtomicInteger();
     private Thread[] workers = new Thread[0];
-    /** Per scheduler thread: 1 while parked idle (a submit unparks one); and how many are parked (a hint). */
-    private final long[] parked;
-    private final java.util.concurrent.atomic.AtomicInteger parkedCount = new java.util.concurrent.atomic.AtomicInteger();
+    /** Spinning and parked scheduler threads; set with {@link #workers}. */
+    private WakeUps wakeUps = new WakeUps(workers);
     /** DFX hooks of the current run, or null (DFX off). Plain: published to the workers by {@link #beginRun}. */
     private TaskEvents events;
 
@@ -59,7 +59,6 @@ public final class Engine {
             ready[t.ordinal()] = new ReadyQueue(cap);
         }
         this.running = new long[(schedulerThreads + 1) * RUNNING_STRIDE];
-        this.parked = new long[(schedulerThreads + 1) * RUNNING_STRIDE];
     }
 
     /**
@@ -89,7 +88,11 @@ public final class Engine {
         workers = new Thread[threads];
         idleWorkers.set(threads);
         for (int t = 0; t < threads; t++) {
-            workers[t] = Thread.ofPlatform().daemon().name(namePrefix + t).start(new SchedulerThread(this, t, threads));
+            workers[t] = Thread.ofPlatform().daemon().name(namePrefix + t).unstarted(new SchedulerThread(this, t, threads));
+        }
+        wakeUps = new WakeUps(workers);
+        for (Thread w : workers) {
+            w.start(); // publishes wakeUps to the thread
         }
     }
 
@@ -135,6 +138,10 @@ public final class Engine {
         }
         long deadline = System.nanoTime() + graceMillis * 1_000_000;
         boolean interrupted = false;
+        // Threads leave within microseconds after a clean run: poll briefly before sleeping in parks.
+        for (int i = 0; i < END_RUN_YIELDS && idleWorkers.get() < threads; i++) {
+            Thread.yield();
+        }
         while (idleWorkers.get() < threads) {
             long now = System.nanoTime();
             if (!interrupted && now > deadline) {
@@ -228,14 +235,24 @@ public final class Engine {
 
     // ---- life cycle -------------------------------------------------------------------------------------
 
-    /** Orchestrator side: queue a ready task and wake a parked scheduler thread if there is one. */
+    /** Orchestrator side: queue a ready task and wake a parked scheduler thread if none spins. */
     public void pushReady(long raw) {
         enqueue(raw);
-        // Dekker with a parking worker (it publishes its flag, then re-polls): offer, fence, then read flags.
-        VarHandle.fullFence();
-        if (parkedCount.get() > 0) {
-            wakeOne();
+        wakeUps.signal(1);
+    }
+
+    /** Whether a ready queue holds a task (racy: a hint for waking one more thread). */
+    boolean readyBacklog() {
+        for (ReadyQueue q : ready) {
+            if (q.size() > 0) {
+                return true;
+            }
         }
+        return false;
+    }
+
+    WakeUps wakeUps() {
+        return wakeUps;
     }
 
     private void enqueue(long raw) {
@@ -246,27 +263,6 @@ public final class Engine {
                     + " overflowed at capacity " + ready[type.ordinal()].capacity()
                     + " (sub_class=unknown:accounting/corruption); this is a runtime bug"));
         }
-    }
-
-    private void wakeOne() {
-        for (int t = 0; t < threads; t++) {
-            int i = t * RUNNING_STRIDE;
-            if ((long) LONGS.getVolatile(parked, i) == 1L && LONGS.compareAndSet(parked, i, 1L, 0L)) {
-                LockSupport.unpark(workers[t]);
-                return;
-            }
-        }
-    }
-
-    /** A worker about to park idle: publish the flag (the caller re-polls the queues before parking). */
-    void announcePark(int thread) {
-        parkedCount.incrementAndGet();
-        LONGS.setVolatile(parked, thread * RUNNING_STRIDE, 1L);
-    }
-
-    void parkDone(int thread) {
-        LONGS.setVolatile(parked, thread * RUNNING_STRIDE, 0L);
-        parkedCount.decrementAndGet();
     }
 
     /**
@@ -293,10 +289,7 @@ public final class Engine {
         }
         // This thread takes one of them next; parked threads are woken for the rest.
         if (madeReady > 1) {
-            VarHandle.fullFence();
-            for (int i = 1; i < madeReady && parkedCount.get() > 0; i++) {
-                wakeOne();
-            }
+            wakeUps.signal(madeReady - 1);
         }
         int n = ring.faninN[slot];
         for (int i = 0; i < n; i++) {
@@ -317,16 +310,18 @@ public final class Engine {
         consumeIfDone(ring, slot);
     }
 
-    /** The owning scope ended: release its reference of {@code raw}. */
-    public void releaseScope(long raw) {
+    /**
+     * The owning scope ended: release its reference of {@code raw}. Returns true if that made the task
+     * CONSUMED: the caller then advances the ring's tail ({@link Ring#advance}) once for all the tasks of the
+     * scope, not once per task.
+     */
+    public boolean releaseScope(long raw) {
         Ring ring = rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
         ring.releaseFanout(slot, Ring.SCOPE_BIT);
         // Not completed yet: its completing thread tests CONSUMED after marking COMPLETED and will see this
         // release (volatile add here / volatile state store there), so the lock can be skipped.
-        if (ring.stateVolatile(slot) == Ring.COMPLETED) {
-            consumeIfDone(ring, slot);
-        }
+        return ring.stateVolatile(slot) == Ring.COMPLETED && ring.tryConsume(slot);
     }
 
     private static void consumeIfDone(Ring ring, int slot) {

@@ -1,6 +1,7 @@
 package dev.jpto.runtime.sched;
 
 import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.ErrorCode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -23,6 +24,23 @@ public final class ErrorLatch {
     public ChipRuntimeException latch(ChipRuntimeException e) {
         ChipRuntimeException witness = (ChipRuntimeException) FIRST.compareAndExchange(this, null, e);
         return witness == null ? e : witness;
+    }
+
+    /** Latches a new error (unless one is already latched); returns the error in force. */
+    public ChipRuntimeException fail(ErrorCode code, String detail, Throwable cause) {
+        return latch(new ChipRuntimeException(code, detail, cause));
+    }
+
+    /**
+     * The error to throw on a thread that found the run failed: the latched one, else {@code e} latched, else
+     * (no error at all) a "run aborted" error.
+     */
+    public ChipRuntimeException inForce(ChipRuntimeException e) {
+        ChipRuntimeException latched = first;
+        if (latched != null) {
+            return latched;
+        }
+        return e == null ? new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "run aborted") : latch(e);
     }
 
     /** Clears the latch for the next run (no run is active). */

@@ -13,11 +13,11 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One AICPU scheduler thread. It owns the logical cores {@code c ≡ index (mod threads)} of each core type,
  * takes ready tasks of the types it has cores for, and runs each to completion on its next own core
- * (round robin). Idle: spin, then yield, then park with a bounded, growing sleep.
+ * (round robin). Idle: one thread at a time spins, then yields ({@link WakeUps}); the others park, bounded.
  */
 public final class SchedulerThread implements Runnable {
-    private static final int SPIN = 64;
-    private static final int YIELD = 80;
+    private static final int SPIN = 128;
+    private static final int YIELD = 160;
     private static final long MAX_PARK_NANOS = 1_000_000;
 
     private final Engine engine;
@@ -26,6 +26,8 @@ public final class SchedulerThread implements Runnable {
     private final int[] aivCores;
     private int nextAic;
     private int nextAiv;
+    /** Only a thread with cores of both types may spin: the one spinner must be able to take any push. */
+    private final boolean canSpin;
     private final Context ctx = new Context();
     private final Engine.Progress progress = new Engine.Progress();
 
@@ -34,6 +36,7 @@ public final class SchedulerThread implements Runnable {
         this.index = index;
         this.aicCores = own(engine.platform.aicCores(), index, threads);
         this.aivCores = own(engine.platform.aivCores(), index, threads);
+        this.canSpin = aicCores.length > 0 && aivCores.length > 0;
     }
 
     private static int[] own(int cores, int index, int threads) {
@@ -66,46 +69,58 @@ public final class SchedulerThread implements Runnable {
     }
 
     private void runOnce() {
-        int idle = 0;
         boolean aicFirst = (index & 1) == 0;
+        WakeUps wake = engine.wakeUps();
+        int parks = 0;
         while (!engine.stopRequested() && !engine.latch.failed()) {
-            long raw = ReadyQueue.EMPTY;
-            if (aicFirst) {
-                raw = poll(CoreType.AIC);
-                if (raw == ReadyQueue.EMPTY) raw = poll(CoreType.AIV);
-            } else {
-                raw = poll(CoreType.AIV);
-                if (raw == ReadyQueue.EMPTY) raw = poll(CoreType.AIC);
+            long raw = pollAny(aicFirst);
+            if (raw == ReadyQueue.EMPTY && canSpin && wake.trySpin()) {
+                raw = spin(aicFirst);
+                wake.endSpin();
+                if (raw != ReadyQueue.EMPTY && engine.readyBacklog()) {
+                    wake.signal(1); // more are queued: wake a thread to spin in this one's place
+                }
             }
             if (raw != ReadyQueue.EMPTY) {
                 execute(raw);
-                idle = 0;
                 continue;
             }
-            idle++;
-            if (idle < SPIN) {
-                Thread.onSpinWait();
-            } else if (idle < YIELD) {
-                Thread.yield();
-            } else {
-                engine.announcePark(index);
-                raw = poll(CoreType.AIC);
-                if (raw == ReadyQueue.EMPTY) raw = poll(CoreType.AIV);
-                if (raw == ReadyQueue.EMPTY && !engine.stopRequested()) {
-                    // Woken by the next submit; the bound keeps the watchdog and stop checks going.
-                    LockSupport.parkNanos(MAX_PARK_NANOS);
-                }
-                engine.parkDone(index);
-                if (raw != ReadyQueue.EMPTY) {
-                    execute(raw);
-                    idle = 0;
-                    continue;
-                }
-                if ((idle & 15) == 0 && engine.stalled(progress)) {
-                    return;
-                }
+            wake.announcePark(index);
+            raw = pollAny(aicFirst);
+            if (raw == ReadyQueue.EMPTY && !engine.stopRequested()) {
+                // Woken by the next push nobody spins for; the bound keeps the watchdog and stop checks going.
+                LockSupport.parkNanos(MAX_PARK_NANOS);
+            }
+            wake.parkDone(index);
+            if (raw != ReadyQueue.EMPTY) {
+                execute(raw);
+                continue;
+            }
+            if ((++parks & 15) == 0 && engine.stalled(progress)) {
+                return;
             }
         }
+    }
+
+    /** The spinner's wait: polls with spin hints, then with yields; EMPTY if nothing came. */
+    private long spin(boolean aicFirst) {
+        for (int i = 0; i < YIELD && !engine.stopRequested(); i++) {
+            long raw = pollAny(aicFirst);
+            if (raw != ReadyQueue.EMPTY) {
+                return raw;
+            }
+            if (i < SPIN) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+            }
+        }
+        return ReadyQueue.EMPTY;
+    }
+
+    private long pollAny(boolean aicFirst) {
+        long raw = poll(aicFirst ? CoreType.AIC : CoreType.AIV);
+        return raw != ReadyQueue.EMPTY ? raw : poll(aicFirst ? CoreType.AIV : CoreType.AIC);
     }
 
     private long poll(CoreType type) {

@@ -51,16 +51,16 @@ public final class Overlap {
             }
         }
         long s0 = aStride[aBase];
-        if (storage % s0 != 0) {
+        if (s0 != 1 && storage % s0 != 0) {
             return OTHER;
         }
         boolean covers = true;
         long aRest = aOff, bRest = bOff;
         for (int d = 0; d < n; d++) {
             long stride = aStride[aBase + d];
-            long ref = d == 0 ? storage / s0 : aStride[aBase + d - 1] / stride;
-            long aStart = d == 0 ? aRest / stride : (aRest / stride);
-            long bStart = d == 0 ? bRest / stride : (bRest / stride);
+            long ref = quot(d == 0 ? storage : aStride[aBase + d - 1], d == 0 ? s0 : stride);
+            long aStart = quot(aRest, stride);
+            long bStart = quot(bRest, stride);
             aRest -= aStart * stride;
             bRest -= bStart * stride;
             long aEnd = aStart + aShape[aBase + d], bEnd = bStart + bShape[bBase + d];
@@ -78,5 +78,10 @@ public final class Overlap {
             return OTHER;
         }
         return covers ? COVERED : OTHER;
+    }
+
+    /** {@code x / d}, skipping the slow divide for the unit stride every contiguous innermost dimension has. */
+    private static long quot(long x, long d) {
+        return d == 1 ? x : x / d;
     }
 }

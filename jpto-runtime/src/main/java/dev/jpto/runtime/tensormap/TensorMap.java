@@ -32,7 +32,6 @@ public final class TensorMap {
     private final long[] addr;
     private final long[] producer;
     private final long[] offset;
-    private final long[] storage;
     private final int[] ndims;
     private final int[] dtype;
     private final long[] shape;
@@ -67,7 +66,6 @@ public final class TensorMap {
         addr = new long[capacity];
         producer = new long[capacity];
         offset = new long[capacity];
-        storage = new long[capacity];
         ndims = new int[capacity];
         dtype = new int[capacity];
         shape = new long[capacity * MAX_DIMS];
@@ -185,14 +183,13 @@ public final class TensorMap {
      */
     public void lookup(Tensor t, boolean inout, Sink sink) {
         long a = t.bufferAddress();
+        int e = bucketHead[bucketOf(a)];
+        if (e == NIL) {
+            return;
+        }
         int n = t.rank();
         int dt = t.dtype().ordinal();
-        for (int d = 0; d < n && d < MAX_DIMS; d++) {
-            scratchShape[d] = t.shape(d);
-            scratchStride[d] = t.stride(d);
-        }
-        long stor = t.buffer().byteSize() / t.dtype().byteSize();
-        int e = bucketHead[bucketOf(a)];
+        long stor = -1; // the view is copied to the scratch arrays at the first candidate only
         while (e != NIL) {
             int nx = bNext[e];
             if (addr[e] == a && valid(e)) {
@@ -200,6 +197,13 @@ public final class TensorMap {
                 if (ndims[e] != n || dtype[e] != dt || n > MAX_DIMS) {
                     ov = Overlap.OTHER;
                 } else {
+                    if (stor < 0) {
+                        for (int d = 0; d < n; d++) {
+                            scratchShape[d] = t.shape(d);
+                            scratchStride[d] = t.stride(d);
+                        }
+                        stor = t.buffer().byteSize() / t.dtype().byteSize();
+                    }
                     ov = Overlap.check(n, stor, t.offset(), scratchShape, scratchStride, 0,
                             offset[e], shape, stride, e * MAX_DIMS);
                 }
@@ -233,7 +237,6 @@ public final class TensorMap {
         addr[e] = a;
         producer[e] = producerId;
         offset[e] = t.offset();
-        storage[e] = t.buffer().byteSize() / t.dtype().byteSize();
         ndims[e] = t.rank();
         dtype[e] = t.dtype().ordinal();
         for (int d = 0; d < t.rank(); d++) {

@@ -1,0 +1,70 @@
+package dev.jpto.runtime.orch;
+
+import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.ring.Ring;
+import java.util.Arrays;
+
+/**
+ * Applies the scheduler's {@code last_task_alive} to the orchestrator-side allocators (spec b.3): heap tail
+ * from the newest retired task's packed end, owner-map entries of retired outputs, fanin spill runs, and the
+ * dep pool tail every {@value #DEP_POOL_CLEANUP_INTERVAL} tasks. Orchestrator thread only.
+ */
+final class Reclaimer {
+    /** {@code PTO2_DEP_POOL_CLEANUP_INTERVAL}. */
+    static final int DEP_POOL_CLEANUP_INTERVAL = 64;
+
+    private final OwnerMap owners;
+    /** The scheduler's {@code last_task_alive} as last applied, per ring. */
+    private final int[] reclaimedUpTo = new int[RuntimeEnv.RINGS];
+    private final int[] depReclaimedAt = new int[RuntimeEnv.RINGS];
+
+    Reclaimer(OwnerMap owners) {
+        this.owners = owners;
+    }
+
+    void reset() {
+        Arrays.fill(reclaimedUpTo, 0);
+        Arrays.fill(depReclaimedAt, 0);
+    }
+
+    /** The tail last applied to {@code ring}'s allocators: their view of which tasks are still live. */
+    int reclaimedUpTo(int ring) {
+        return reclaimedUpTo[ring];
+    }
+
+    /** Applies {@code ring}'s current tail; true if anything retired since the last call. */
+    boolean reclaim(Ring ring) {
+        int r = ring.id;
+        int last = ring.lastTaskAlive();
+        int prev = reclaimedUpTo[r];
+        if (last == prev) {
+            return false;
+        }
+        for (int id = prev; id != last; id++) {
+            int s = ring.slotOf(id);
+            int spilled = ring.faninN[s] - Ring.FANIN_INLINE_CAP;
+            if (spilled > 0) {
+                ring.faninSpill.reclaimTo(ring.spillStart[s] + spilled);
+            }
+            Tensor[] outs = ring.outputs[s];
+            if (outs != null) {
+                long raw = Ring.taskId(r, id);
+                for (int i = 0; i < outs.length; i++) {
+                    if (outs[i] != null) {
+                        owners.remove(outs[i].bufferAddress(), raw);
+                        outs[i] = null;
+                    }
+                }
+            }
+        }
+        int newest = ring.slotOf(last - 1);
+        ring.heap.reclaim(last - 1, ring.heapEnd[newest]);
+        if (last - depReclaimedAt[r] >= DEP_POOL_CLEANUP_INTERVAL) {
+            ring.deps.reclaimTo(ring.depMark[newest]);
+            depReclaimedAt[r] = last;
+        }
+        reclaimedUpTo[r] = last;
+        return true;
+    }
+}
