@@ -23,6 +23,7 @@ public final class IntGemm {
     private int[] packedA = new int[0];
     private int[] packedB = new int[0];
     private final int[] blockC = new int[MR * NR];
+    private byte[] rowBytes = new byte[0];
 
     /** Over the valid regions (int8 A and B, int32 C); shapes are checked by the caller. */
     public void multiply(Tile c, Tile a, Tile b, boolean transposeB, boolean accumulate) {
@@ -99,21 +100,39 @@ public final class IntGemm {
         }
         java.util.Arrays.fill(packedA, 0, paddedRows * k, 0);
         java.util.Arrays.fill(packedB, 0, panels * k * NR, 0);
+        // Rows are contiguous bytes (Tile is row-major): copy each in bulk, then widen from the array.
         MemorySegment as = a.data();
+        byte[] row = rowBuffer(Math.max(k, n));
         for (int i = 0; i < m; i++) {
             int base = (i / MR) * MR * k + i % MR;
-            long off = a.byteOffset(i, 0);
+            MemorySegment.copy(as, ValueLayout.JAVA_BYTE, a.byteOffset(i, 0), row, 0, k);
             for (int kk = 0; kk < k; kk++) {
-                packedA[base + kk * MR] = as.get(ValueLayout.JAVA_BYTE, off + kk);
+                packedA[base + kk * MR] = row[kk];
             }
         }
         MemorySegment bs = b.data();
-        for (int kk = 0; kk < k; kk++) {
+        if (transposeB) {
             for (int j = 0; j < n; j++) {
-                long off = transposeB ? b.byteOffset(j, kk) : b.byteOffset(kk, j);
-                packedB[((j / NR) * k + kk) * NR + j % NR] = bs.get(ValueLayout.JAVA_BYTE, off);
+                MemorySegment.copy(bs, ValueLayout.JAVA_BYTE, b.byteOffset(j, 0), row, 0, k);
+                int base = (j / NR) * k * NR + j % NR;
+                for (int kk = 0; kk < k; kk++) {
+                    packedB[base + kk * NR] = row[kk];
+                }
+            }
+        } else {
+            for (int kk = 0; kk < k; kk++) {
+                MemorySegment.copy(bs, ValueLayout.JAVA_BYTE, b.byteOffset(kk, 0), row, 0, n);
+                for (int j = 0; j < n; j++) {
+                    packedB[((j / NR) * k + kk) * NR + j % NR] = row[j];
+                }
             }
         }
     }
 
+    private byte[] rowBuffer(int length) {
+        if (rowBytes.length < length) {
+            rowBytes = new byte[length];
+        }
+        return rowBytes;
+    }
 }

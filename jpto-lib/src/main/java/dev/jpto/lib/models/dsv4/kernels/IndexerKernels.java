@@ -49,27 +49,31 @@ final class IndexerKernels {
         b.submit(k, in(cosT), in(sinT), in(fence), outExisting(idxCos), outExisting(idxSin));
     }
 
-    /** I1: {@code qr_proj = float(qr · idx_wq_b) · qr_scale[t] · idx_wq_b_scale[col]}, 256 columns per task. */
+    /**
+     * I1: {@code qr_proj = float(qr · idx_wq_b) · qr_scale[t] · idx_wq_b_scale[col]}, 512 columns per task in
+     * 64-row tiles: each matmul re-packs its weight tile, so taller row tiles amortize that packing 4× over 16.
+     */
     static void qrProj(Dsv4Build b, TensorVar qr, TensorVar w, TensorVar wScale, TensorVar qrScale, TensorVar out) {
         int t = b.t;
         int ql = b.m.qLora();
         int cols = (int) out.shape()[1];
-        int nc = Dsv4Build.tileOf(cols, 256);
+        int nc = Dsv4Build.tileOf(cols, 512);
         int kc = Dsv4Build.tileOf(ql, 128);
+        int mt = Dsv4Build.tileOf(t, 64);
         KernelRef k = b.aic("prefill_idx_qr_proj", kb -> {
             KTensor a = kb.input("qr", INT8, 2);
             KTensor wt = kb.input("idx_wq_b", INT8, 2);
             KTensor qs = kb.input("qr_scale", FP32, 2);
             KTensor ws = kb.input("idx_wq_b_scale", FP32, 2);
             KTensor o = kb.output("qr_proj", FP32, 2);
-            KTile ta = kb.tile("ta", INT8, 16, kc);
+            KTile ta = kb.tile("ta", INT8, mt, kc);
             KTile tw = kb.tile("tw", INT8, kc, nc);
-            KTile tc = kb.tile("tc", INT32, 16, nc);
-            KTile tf = kb.tile("tf", FP32, 16, nc);
-            KTile s = kb.tile("s", FP32, 16, 1);
+            KTile tc = kb.tile("tc", INT32, mt, nc);
+            KTile tf = kb.tile("tf", FP32, mt, nc);
+            KTile s = kb.tile("s", FP32, mt, 1);
             KTile wr = kb.tile("wr", FP32, 1, nc);
             kb.load(wr, ws, 0, 0);
-            kb.forRange("m", 0, t, 16, mi -> {
+            kb.forRange("m", 0, t, mt, mi -> {
                 kb.fill(tc, 0);
                 kb.forRange("k", 0, ql, kc, kk -> kb.load(ta, a, mi, kk).load(tw, wt, kk, 0).matmulAcc(tc, ta, tw));
                 kb.cast(tf, tc).load(s, qs, mi, 0).rowBroadcast(Fn.Binary.MUL, tf, tf, s)
