@@ -14,7 +14,6 @@ import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.dsl.TensorVar;
-import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.op.Fn;
 import dev.jpto.lib.models.dsv4.Dsv4Moe;
 import java.util.List;
@@ -87,7 +86,7 @@ final class MoeKernels {
             Tiles.finishRsqrt(kb, acc, d, b.m.eps());
             kb.store(acc, oInv, 0, 0);
             kb.load(xs, x, 0, 0).load(wr, w, 0, 0).colBroadcast(Fn.Binary.MUL, xs, xs, wr).store(xs, oXg, 0, 0);
-            quantRows(kb, xs, y, amax, sq, num, q8);
+            Tiles.quantRows(kb, xs, y, amax, sq, num, q8);
             kb.store(q8, oQ, 0, 0).fill(num, 1).div(num, num, sq).mul(num, num, acc).store(num, oS, 0, 0);
         });
         b.o.forRange("i", t / 8, i -> b.submit(norm, in(xMixed.block(8, d).at(i, 0)), in(normW.reshape(1, d)),
@@ -165,13 +164,6 @@ final class MoeKernels {
         });
         b.o.forRange("i", t / 8, i -> b.submit(wts, in(scores.block(8, e).at(i, 0)),
                 in(out.indices().block(8, k).at(i, 0)), outExisting(out.weights().block(8, k).at(i, 0))));
-    }
-
-    /** amax = max(rowMax|x|, 1e-4), sq = 127/amax, q = rint(x·sq) as int8; leaves sq in {@code sq}. */
-    private static void quantRows(KernelBuilder kb, KTile x, KTile y, KTile amax, KTile sq,
-                                  KTile num, KTile q8) {
-        kb.unary(Fn.Unary.ABS, y, x).rowMax(amax, y).binaryScalar(Fn.Binary.MAX, amax, amax, 1e-4).fill(num, 127)
-                .div(sq, num, amax).rowBroadcast(Fn.Binary.MUL, y, x, sq).cast(q8, y, RoundingMode.RINT);
     }
 
     /**
@@ -255,7 +247,7 @@ final class MoeKernels {
                         .binaryScalar(Fn.Binary.MAX, u, u, -lim);
             }
             kb.unary(Fn.Unary.SILU, g, g).mul(g, g, u);
-            quantRows(kb, g, y, amax, sq, num, q8);
+            Tiles.quantRows(kb, g, y, amax, sq, num, q8);
             kb.store(q8, oQ, 0, 0).fill(num, 1).div(num, num, sq).store(num, oS, 0, 0);
         });
     }

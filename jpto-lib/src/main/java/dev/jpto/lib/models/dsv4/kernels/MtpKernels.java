@@ -13,7 +13,6 @@ import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.isa.DType;
-import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.op.Fn;
 import dev.jpto.lib.models.dsv4.Dsv4Faults;
 import dev.jpto.lib.models.dsv4.Dsv4HeapPlan;
@@ -117,10 +116,8 @@ public final class MtpKernels {
             Tiles.finishRsqrt(kb, acc, d, b.m.eps());
             kb.load(xs, xt, 0, 0).rowBroadcast(Fn.Binary.MUL, xs, xs, acc).load(wr, wt, 0, 0)
                     .colBroadcast(Fn.Binary.MUL, xs, xs, wr).load(wr, st, 0, 0).colBroadcast(Fn.Binary.MUL, xs, xs, wr);
-            kb.unary(Fn.Unary.ABS, y, xs).rowMax(amax, y).binaryScalar(Fn.Binary.MAX, amax, amax, 1e-4)
-                    .fill(num, 127).div(sq, num, amax).rowBroadcast(Fn.Binary.MUL, y, xs, sq)
-                    .cast(q8, y, RoundingMode.RINT).store(q8, oq, 0, 0).fill(num, 1).div(num, num, sq)
-                    .store(num, os, 0, 0);
+            Tiles.quantRows(kb, xs, y, amax, sq, num, q8);
+            kb.store(q8, oq, 0, 0).fill(num, 1).div(num, num, sq).store(num, os, 0, 0);
         });
         b.o.forRange("i", rows / 8, i -> b.submit(k, in(x.block(8, d).at(i, 0)), in(normW.reshape(1, d)),
                 in(smooth.reshape(1, d)), outExisting(q.block(8, d).at(i, 0)), outExisting(sd.block(8, 1).at(i, 0))));

@@ -13,7 +13,6 @@ import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.TensorVar;
-import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.op.Fn;
 
 /**
@@ -65,10 +64,9 @@ final class OutProjKernels {
             KTile row = kb.tile("row", FP32, 1, 8);
             KTile q8 = kb.tile("q8", INT8, 8, ol);
             kb.forRange("m", 0, qr, 8, mi -> {
-                kb.load(xs, x, mi, 0).unary(Fn.Unary.ABS, y, xs).rowMax(amax, y)
-                        .binaryScalar(Fn.Binary.MAX, amax, amax, 1e-4).fill(num, 127).div(sq, num, amax)
-                        .rowBroadcast(Fn.Binary.MUL, y, xs, sq).cast(q8, y, RoundingMode.RINT).store(q8, oq, mi, 0)
-                        .fill(num, 1).div(num, num, sq).transpose(row, num).store(row, od, 0, mi);
+                kb.load(xs, x, mi, 0);
+                Tiles.quantRows(kb, xs, y, amax, sq, num, q8);
+                kb.store(q8, oq, mi, 0).fill(num, 1).div(num, num, sq).transpose(row, num).store(row, od, 0, mi);
             });
         });
         int ncb = Dsv4Build.tileOf(d, 1024);

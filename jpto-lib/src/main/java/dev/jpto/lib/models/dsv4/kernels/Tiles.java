@@ -8,6 +8,7 @@ import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.isa.DType;
+import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.op.Fn;
 
 /** Kernel fragments the stages share: interleaved RoPE by pair swap, split-K matmuls and their reductions. */
@@ -128,5 +129,12 @@ final class Tiles {
      */
     static void columnMask(KernelBuilder kb, KTile mask, KTile col, KTile zeros, KTile wide) {
         kb.fill(zeros, 0).rowBroadcast(Fn.Binary.ADD, wide, zeros, col).compareScalar(Fn.Compare.GT, mask, wide, 0);
+    }
+
+    /** amax = max(rowMax|x|, 1e-4), sq = 127/amax, q = rint(x·sq) as int8; leaves sq in {@code sq}. */
+    static void quantRows(KernelBuilder kb, KTile x, KTile y, KTile amax, KTile sq,
+                          KTile num, KTile q8) {
+        kb.unary(Fn.Unary.ABS, y, x).rowMax(amax, y).binaryScalar(Fn.Binary.MAX, amax, amax, 1e-4).fill(num, 127)
+                .div(sq, num, amax).rowBroadcast(Fn.Binary.MUL, y, x, sq).cast(q8, y, RoundingMode.RINT);
     }
 }
