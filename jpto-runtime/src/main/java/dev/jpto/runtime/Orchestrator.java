@@ -23,6 +23,17 @@ public interface Orchestrator {
      */
     long submit(String kernelName, CoreType coreType, TaskBody body, Arg... args);
 
+    /**
+     * Reads one integer element at orchestration time (the original's {@code pl.read}), for data-dependent trip
+     * counts such as the number of tiles routed to an expert. Waits until every task that writes the element's
+     * bytes (its creator and the TensorMap's overlapping writers) has completed; the wait is bounded like every
+     * orchestrator wait (a failed run, a cancel or the scheduler's stall watchdog ends it with that error).
+     *
+     * @throws IllegalArgumentException when {@code element} is not a one-element view of an integer tensor
+     * @throws ChipRuntimeException     when the run failed while waiting
+     */
+    long readScalar(Tensor element);
+
     /** The heap-ring tensor allocated for the {@link Arg.Output} at {@code argIndex} of a live task. */
     Tensor output(long taskId, int argIndex);
 

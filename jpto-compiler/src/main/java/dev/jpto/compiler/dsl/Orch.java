@@ -52,6 +52,17 @@ public final class Orch {
         forRange(var, 0L, end, 1, body);
     }
 
+    /**
+     * {@code var = read(element)}: reads one integer element of {@code element} (a one-element view) at
+     * orchestration time, after the tasks that write it, as the original's {@code pl.read}. The result is an
+     * index in [0, max] for loop bounds and slice starts in the rest of this block; {@code max} is the bound
+     * the ring planner assumes, and a larger value fails the run.
+     */
+    public Affine read(String var, TensorVar element, long max) {
+        blocks.peek().add(new Stmt.Read(var, element.expr(), max));
+        return Affine.var(var);
+    }
+
     /** A runtime scope around {@code body}: its tasks leave their ring's scope hold when it closes. */
     public void scope(Runnable body) {
         blocks.push(new ArrayList<>());

@@ -15,4 +15,9 @@ public enum EmptyKernels implements KernelInvoker {
     public void invoke(Kernel kernel, TaskContext task) {
         // no tile math: a dry run measures the orchestration, not the kernels
     }
+
+    @Override
+    public boolean computes() {
+        return false;
+    }
 }

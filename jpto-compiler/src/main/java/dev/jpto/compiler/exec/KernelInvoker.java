@@ -7,4 +7,13 @@ import dev.jpto.runtime.TaskContext;
 @FunctionalInterface
 public interface KernelInvoker {
     void invoke(Kernel kernel, TaskContext task) throws Exception;
+
+    /**
+     * Whether kernels really compute their outputs. A dry run's do not, so an orchestration-time read would see
+     * placeholder memory: the interpreter then takes each read at its declared bound instead (the worst case the
+     * planner assumes too).
+     */
+    default boolean computes() {
+        return true;
+    }
 }

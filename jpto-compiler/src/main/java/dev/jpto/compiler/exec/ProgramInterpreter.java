@@ -30,11 +30,13 @@ public final class ProgramInterpreter implements Orchestration {
     private final Map<String, TaskBody> bodies = new HashMap<>();
     private final Map<String, Long> vars = new HashMap<>();
     private final Map<String, TensorDecl> allocs = new HashMap<>();
+    private final boolean computes;
 
     /** {@code args}: one tensor per program input and output, already checked against the signature. */
     public ProgramInterpreter(Program program, Map<String, Tensor> args, KernelInvoker invoker) {
         this.program = program;
         this.tensors = new HashMap<>(args);
+        this.computes = invoker.computes();
         for (Kernel k : program.kernels()) {
             bodies.put(k.name(), task -> invoker.invoke(k, task));
         }
@@ -47,6 +49,7 @@ public final class ProgramInterpreter implements Orchestration {
 
     private void block(Orchestrator orch, List<Stmt> body) {
         List<String> declared = new ArrayList<>();
+        List<String> reads = new ArrayList<>();
         for (Stmt s : body) {
             switch (s) {
                 case Stmt.For f -> loop(orch, f);
@@ -60,8 +63,13 @@ public final class ProgramInterpreter implements Orchestration {
                     allocs.put(a.tensor().name(), a.tensor());
                 }
                 case Stmt.Submit sub -> submit(orch, sub);
+                case Stmt.Read r -> {
+                    vars.put(r.var(), read(orch, r));
+                    reads.add(r.var());
+                }
             }
         }
+        reads.forEach(vars::remove);
         // Intermediates are block-scoped: forget them so the next iteration binds a fresh buffer.
         for (String name : declared) {
             tensors.remove(name);
@@ -77,6 +85,19 @@ public final class ProgramInterpreter implements Orchestration {
             block(orch, f.body());
         }
         vars.remove(f.var());
+    }
+
+    private long read(Orchestrator orch, Stmt.Read r) {
+        if (!computes) {
+            return r.max();
+        }
+        long v = orch.readScalar(resolve(r.element()));
+        if (v < 0 || v > r.max()) {
+            throw new IllegalStateException("read '" + r.var() + "' = " + r.element() + " gave " + v + ", outside its "
+                    + "declared range [0, " + r.max() + "]: the kernel that wrote it broke the bound the program "
+                    + "declares (and the ring plan assumes); fix that kernel or raise the read's max");
+        }
+        return v;
     }
 
     private void submit(Orchestrator orch, Stmt.Submit sub) {

@@ -56,6 +56,8 @@ public final class IrPrinter {
                     body(sb, sc.body(), indent + "  ");
                 }
                 case Stmt.Alloc a -> sb.append(indent).append("alloc ").append(a.tensor()).append('\n');
+                case Stmt.Read r -> sb.append(indent).append(r.var()).append(" = read(").append(r.element())
+                        .append(") in [0, ").append(r.max()).append("]\n");
                 case Stmt.Submit sub -> {
                     sb.append(indent).append("submit ").append(sub.kernel()).append(" on ")
                             .append(sub.coreType().name().toLowerCase(Locale.ROOT)).append('(');

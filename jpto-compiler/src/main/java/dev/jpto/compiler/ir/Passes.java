@@ -44,6 +44,7 @@ public final class Passes {
                     }
                 }
                 case Stmt.Alloc a -> out.add(a);
+                case Stmt.Read r -> out.add(r);
                 case Stmt.Submit sub -> out.add(sub);
             }
         }
@@ -56,6 +57,7 @@ public final class Passes {
                 case Stmt.For f -> submits(f.body());
                 case Stmt.Scope sc -> submits(sc.body());
                 case Stmt.Alloc a -> false;
+                case Stmt.Read r -> false;
                 case Stmt.Submit sub -> true;
             };
             if (yes) {

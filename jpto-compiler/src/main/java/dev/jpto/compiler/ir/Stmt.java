@@ -26,6 +26,15 @@ public sealed interface Stmt {
     record Alloc(TensorDecl tensor) implements Stmt {
     }
 
+    /**
+     * {@code var = read(element)}: an orchestration-time read of one integer element (the original's
+     * {@code pl.read}), waiting for the tasks that write it; {@code var} is an index in [0, max] for the rest of
+     * the enclosing block (a data-dependent trip count). {@code max} is the bound the planner sizes rings for;
+     * a value outside [0, max] fails the run.
+     */
+    record Read(String var, TensorExpr element, long max) implements Stmt {
+    }
+
     /** Submits one task running {@code kernel} on a core of type {@code coreType}. */
     record Submit(String kernel, CoreType coreType, List<SubmitArg> args) implements Stmt {
         public Submit {

@@ -176,9 +176,14 @@ public final class Verifier {
     private void block(List<Stmt> body) {
         Map<String, TensorState> local = new LinkedHashMap<>();
         tensorScopes.push(local);
+        List<String> reads = new ArrayList<>();
         for (Stmt s : body) {
             stmt(s);
+            if (s instanceof Stmt.Read r && !reads.contains(r.var())) {
+                reads.add(r.var());
+            }
         }
+        reads.forEach(vars::remove); // a read's value is in scope for the rest of its block only
         tensorScopes.pop();
         for (TensorState t : local.values()) {
             if (t.producedBy == null) {
@@ -203,7 +208,44 @@ public final class Verifier {
                 declare(a.tensor(), Role.INTERMEDIATE);
             }
             case Stmt.Submit sub -> submit(sub);
+            case Stmt.Read r -> read(r);
         }
+    }
+
+    private void read(Stmt.Read r) {
+        path.addLast("read " + r.var());
+        try {
+            if (!IDENTIFIER.matcher(r.var()).matches()) {
+                error("read variable '" + r.var() + "' must be an identifier");
+            }
+            if (vars.containsKey(r.var())) {
+                error("read variable '" + r.var() + "' shadows an enclosing loop or read variable of the same name");
+            }
+            if (r.max() < 0) {
+                error("read bound must be >= 0: max=" + r.max());
+            }
+            String what = "read element " + r.element();
+            TensorState t = lookup(r.element().root());
+            if (t == null) {
+                error(what + ": tensor '" + r.element().root() + "' is not declared here");
+            } else {
+                long[] shape = shape(what, r.element(), t);
+                if (shape != null && Arrays.stream(shape).anyMatch(x -> x != 1)) {
+                    error(what + ": a read takes one element, but the view has shape " + Arrays.toString(shape)
+                            + "; slice it with extents all 1");
+                }
+                if (!t.decl.dtype().isInteger()) {
+                    error(what + ": dtype " + t.decl.dtype().text() + " is not an integer type (reads give indices)");
+                }
+                if (t.role == Role.INTERMEDIATE && t.producedBy == null) {
+                    error(what + ": intermediate '" + t.decl.name() + "' is read before any task produced it");
+                }
+                t.read = true;
+            }
+        } finally {
+            path.removeLast();
+        }
+        vars.put(r.var(), new Interval(0, Math.max(0, r.max())));
     }
 
     private void loop(Stmt.For f) {

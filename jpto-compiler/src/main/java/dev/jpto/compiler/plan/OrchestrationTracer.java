@@ -67,6 +67,7 @@ final class OrchestrationTracer {
 
     private void block(List<Stmt> body) {
         List<String> names = new ArrayList<>();
+        List<String> reads = new ArrayList<>();
         for (Stmt s : body) {
             switch (s) {
                 case Stmt.For f -> loop(f);
@@ -80,12 +81,18 @@ final class OrchestrationTracer {
                     declared.put(a.tensor().name(), a.tensor());
                 }
                 case Stmt.Submit sub -> submit(sub);
+                // the plan assumes every data-dependent count at its bound: an upper bound on what a run holds
+                case Stmt.Read r -> {
+                    vars.put(r.var(), r.max());
+                    reads.add(r.var());
+                }
             }
         }
         for (String name : names) {
             declared.remove(name);
             bound.remove(name);
         }
+        reads.forEach(vars::remove);
     }
 
     private void loop(Stmt.For f) {

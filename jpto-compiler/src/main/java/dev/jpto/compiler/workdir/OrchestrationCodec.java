@@ -62,6 +62,11 @@ public final class OrchestrationCodec {
                 o.put("dtype", a.tensor().dtype().text());
                 o.set("shape", longs(a.tensor().shape()));
             }
+            case Stmt.Read r -> {
+                o.put("read", r.var());
+                o.set("element", encode(r.element()));
+                o.put("max", r.max());
+            }
             case Stmt.Submit sub -> {
                 o.put("submit", sub.kernel());
                 o.put("core", sub.coreType().name().toLowerCase(Locale.ROOT));
@@ -155,7 +160,15 @@ public final class OrchestrationCodec {
             }
             return new Stmt.Submit(in.field("submit").text(), coreType(in.field("core")), args);
         }
-        throw in.error("expected a statement: an object with one of 'for', 'scope', 'alloc', 'submit'");
+        if (in.has("read")) {
+            in.onlyFields("read", "element", "max");
+            long max = in.field("max").integer();
+            if (max < 0) {
+                throw in.field("max").error("read bound must be >= 0: " + max);
+            }
+            return new Stmt.Read(in.field("read").text(), tensor(in.field("element")), max);
+        }
+        throw in.error("expected a statement: an object with one of 'for', 'scope', 'alloc', 'read', 'submit'");
     }
 
     private static SubmitArg arg(JsonIn in) {

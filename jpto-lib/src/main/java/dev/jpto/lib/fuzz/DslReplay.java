@@ -52,6 +52,7 @@ final class DslReplay {
                 case Stmt.Scope sc -> o.scope(() -> block(o, sc.body()));
                 case Stmt.Alloc a -> vars.put(a.tensor().name(),
                         o.alloc(a.tensor().name(), a.tensor().dtype(), a.tensor().shape()));
+                case Stmt.Read r -> o.read(r.var(), view(r.element()), r.max());
                 case Stmt.Submit sub -> o.submit(kernels.get(sub.kernel()),
                         sub.args().stream().map(this::arg).toArray(TaskArg[]::new));
             }

@@ -95,6 +95,7 @@ final class IrEdits {
                         out.add(sub);
                     }
                 }
+                case Stmt.Read r -> out.add(r);
             }
         }
         return out;
@@ -109,6 +110,7 @@ final class IrEdits {
                         f.step(), substitute(f.body(), var, value));
                 case Stmt.Scope sc -> new Stmt.Scope(substitute(sc.body(), var, value));
                 case Stmt.Alloc a -> a;
+                case Stmt.Read r -> new Stmt.Read(r.var(), subst(r.element(), var, value), r.max());
                 case Stmt.Submit sub -> new Stmt.Submit(sub.kernel(), sub.coreType(),
                         sub.args().stream().map(a -> subst(a, var, value)).toList());
             });
@@ -168,6 +170,7 @@ final class IrEdits {
                 case Stmt.For f -> names(f.body(), out);
                 case Stmt.Scope sc -> names(sc.body(), out);
                 case Stmt.Alloc a -> { }
+                case Stmt.Read r -> out.add(r.element().root());
                 case Stmt.Submit sub -> {
                     for (SubmitArg a : sub.args()) {
                         if (a instanceof SubmitArg.TensorArg ta) {
@@ -201,6 +204,7 @@ final class IrEdits {
                     }
                 }
                 case Stmt.Submit sub -> out.add(sub);
+                case Stmt.Read r -> out.add(r);
             }
         }
         return out;

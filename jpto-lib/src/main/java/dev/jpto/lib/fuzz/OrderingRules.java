@@ -159,6 +159,8 @@ public final class OrderingRules {
                     bound.remove(a.tensor().name());
                 }
                 case Stmt.Submit sub -> submit(sub);
+                case Stmt.Read r -> throw new IllegalArgumentException("the fuzzer's ordering rules cover generated "
+                        + "programs, which have no orchestration-time reads: read '" + r.var() + "'");
             }
         }
         for (String name : declared) {

@@ -59,6 +59,7 @@ public final class ReferenceExecutor {
 
     private void block(List<Stmt> body) {
         List<String> declared = new ArrayList<>();
+        List<String> reads = new ArrayList<>();
         for (Stmt s : body) {
             switch (s) {
                 case Stmt.For f -> {
@@ -75,12 +76,17 @@ public final class ReferenceExecutor {
                     allocs.put(a.tensor().name(), a.tensor());
                 }
                 case Stmt.Submit sub -> submit(sub);
+                case Stmt.Read r -> {
+                    vars.put(r.var(), (long) resolve(r.element()).getDouble(0));
+                    reads.add(r.var());
+                }
             }
         }
         for (String name : declared) {
             tensors.remove(name);
             allocs.remove(name);
         }
+        reads.forEach(vars::remove);
     }
 
     private void submit(Stmt.Submit sub) {

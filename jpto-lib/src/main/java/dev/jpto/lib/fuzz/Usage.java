@@ -38,6 +38,11 @@ final class Usage {
                 case Stmt.For f -> walk(f.body(), kernels, read, written, submitted);
                 case Stmt.Scope sc -> walk(sc.body(), kernels, read, written, submitted);
                 case Stmt.Alloc a -> { }
+                case Stmt.Read r -> {
+                    if (read != null) {
+                        read.add(r.element().root());
+                    }
+                }
                 case Stmt.Submit sub -> {
                     if (submitted != null) {
                         submitted.add(sub.kernel());

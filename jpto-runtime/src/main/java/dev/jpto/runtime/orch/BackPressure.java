@@ -341,6 +341,26 @@ final class BackPressure {
         }
     }
 
+    // ---- orchestration-time reads ------------------------------------------------------------------------
+
+    /**
+     * Waits until each of the first {@code n} producers (edge words) has completed or retired (an orchestration-time
+     * read). Bounded by the run's checks: a failure or cancel ends it, and so does the scheduler's stall
+     * watchdog when no task completes for its bound (a producer that never finishes).
+     */
+    void awaitCompleted(long[] producers, int n) {
+        waiter.reset();
+        for (int i = 0; i < n; i++) {
+            long p = producers[i] & Ring.EDGE_ID_MASK;
+            Ring ring = rings[(int) (p >>> 32)];
+            int slot = ring.slotOf(p);
+            while (ring.taskIdAt[slot] == p && ring.stateVolatile(slot) == Ring.PENDING) {
+                checkRun();
+                waiter.idle();
+            }
+        }
+    }
+
     // ---- shared -----------------------------------------------------------------------------------------
 
     /** Ends a wait when the run must stop: an error is latched, the host cancelled it, or the watchdog fired. */

@@ -381,6 +381,28 @@ public final class OrchestratorImpl implements Orchestrator {
         return raw;
     }
 
+    @Override
+    public long readScalar(Tensor element) {
+        checkThread();
+        Objects.requireNonNull(element, "element");
+        if (element.numel() != 1 || !element.dtype().isInteger()) {
+            throw new IllegalArgumentException("readScalar needs a one-element view of an integer tensor, got "
+                    + element + "; slice the element out (extents all 1) of an int8/16/32/64 or bool tensor");
+        }
+        if (engine.latch.failed() || backPressure.cancelled()) {
+            throw engine.latch.inForce(null);
+        }
+        edgeN = 0;
+        long creator = owners.size() == 0 ? OwnerMap.NONE : owners.get(element.bufferAddress());
+        if (creator != OwnerMap.NONE && live(creator)) {
+            addEdge(creator, Ring.EDGE_WAIT);
+        }
+        tmap.lookup(element, false, waitSink);
+        backPressure.awaitCompleted(edges, edgeN);
+        edgeN = 0;
+        return element.dtype().loadLong(element.buffer(), element.byteOffsetOfFlat(0));
+    }
+
     private static long align(long v, long a) {
         return (v + a - 1) & -a;
     }
