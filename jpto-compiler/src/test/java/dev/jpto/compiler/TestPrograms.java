@@ -21,6 +21,45 @@ final class TestPrograms {
     private TestPrograms() {
     }
 
+    /**
+     * A data-dependent trip count: a kernel counts the positive scores {@code s[1, 16]} into an int32 intermediate,
+     * the orchestration reads the count ({@code max} 16) and submits that many 4-row tasks y[4i:4i+4] = x + 1;
+     * rows past 4·count stay as the caller left them.
+     */
+    static Program positiveRowsPlusOne() {
+        KernelBuilder c = KernelBuilder.kernel("count_positive");
+        KTensor s = c.input("s", FP32, 2);
+        KTensor n = c.output("n", dev.jpto.isa.DType.INT32, 2);
+        KTile ts = c.tile("ts", FP32, 1, 16);
+        KTile one = c.tile("one", FP32, 1, 16);
+        KTile zero = c.tile("zero", FP32, 1, 16);
+        KTile mask = c.tile("mask", dev.jpto.isa.DType.BOOL, 1, 16);
+        KTile sum = c.tile("sum", FP32, 1, 1);
+        KTile cnt = c.tile("cnt", dev.jpto.isa.DType.INT32, 1, 1);
+        c.load(ts, s, 0, 0).fill(one, 1).fill(zero, 0).compareScalar(Fn.Compare.GT, mask, ts, 0)
+                .select(ts, mask, one, zero).rowSum(sum, ts).cast(cnt, sum).store(cnt, n, 0, 0);
+        KernelBuilder a = KernelBuilder.kernel("plus_one");
+        KTensor x = a.input("x", FP32, 2);
+        KTensor y = a.output("y", FP32, 2);
+        KTile t = a.tile("t", FP32, 4, 16);
+        a.load(t, x, 0, 0).adds(t, t, 1).store(t, y, 0, 0);
+
+        ProgramBuilder p = ProgramBuilder.program("positive_rows_plus_one");
+        TensorVar xs = p.input("x", FP32, 64, 16);
+        TensorVar ss = p.input("s", FP32, 1, 16);
+        TensorVar ys = p.output("y", FP32, 64, 16);
+        KernelRef count = p.aiv(c.build());
+        KernelRef plus = p.aiv(a.build());
+        p.orchestrate(o -> {
+            TensorVar counted = o.alloc("count", dev.jpto.isa.DType.INT32, 1, 1);
+            o.submit(count, in(ss), out(counted));
+            var rows = o.read("k", counted, 16);
+            o.forRange("i", rows, i -> o.submit(plus, in(xs.block(4, 16).at(i, 0)),
+                    outExisting(ys.block(4, 16).at(i, 0))));
+        });
+        return p.build();
+    }
+
     /** z = x + y over [rows, 128], in 64-row tiles. */
     static Program vectorAdd(int rows) {
         KernelBuilder k = KernelBuilder.kernel("add_tile");
