@@ -40,6 +40,7 @@ class ShrinkerTest {
                 case Stmt.For f -> hasNoDep(f.body());
                 case Stmt.Scope sc -> hasNoDep(sc.body());
                 case Stmt.Alloc a -> false;
+                case Stmt.Read r -> false;
                 case Stmt.Submit sub -> sub.args().stream().anyMatch(a -> a instanceof SubmitArg.TensorArg ta
                         && ta.direction() == Direction.NO_DEP);
             };

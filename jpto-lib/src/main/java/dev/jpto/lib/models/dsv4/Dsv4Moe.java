@@ -104,9 +104,10 @@ public record Dsv4Moe(int nLocal, int ranks, int topk, int inter, double routeSc
         add(l, "moe", "weights", DType.FP32, 1, t, topk);
     }
 
-    /** Dispatch weights per receive lane (depth 1). */
+    /** Dispatch weights per receive lane and the active flag of each 16-lane tile (depth 1). */
     public void dispatch(List<Dsv4HeapPlan.Alloc> l, long t, int depth) {
         add(l, "dispatch", "recv_w", DType.FP32, depth, nLocal, recvMax((int) t));
+        add(l, "dispatch", "recv_active", DType.INT32, depth, nLocal, recvMax((int) t) / 16);
     }
 
     /** The shared expert's output and its int8 activation with scales. */

@@ -58,13 +58,14 @@ public final class Dsv4MoeKernels {
                 MoeKernels.Source own = new MoeKernels.Source(g.xNormI8(), g.xNormScale(), g.indices(),
                         g.weights());
                 TensorVar recvW = b.alloc("recv_w");
-                MoeKernels.dispatch(b, moe, 0, List.of(own), recvW);
+                TensorVar active = b.alloc("recv_active");
+                MoeKernels.dispatch(b, moe, 0, List.of(own), recvW, active);
                 TensorVar sh = b.alloc("sh");
                 MoeKernels.shared(b, moe, own, v.get("shared_w1"), v.get("shared_w1_scale"), v.get("shared_w3"),
                         v.get("shared_w3_scale"), v.get("shared_w2"), v.get("shared_w2_scale"), sh);
                 o.scope(() -> {
                     TensorVar recvY = b.alloc("recv_y");
-                    MoeKernels.routed(b, moe, List.of(own), recvW, weights(v), recvY);
+                    MoeKernels.routed(b, moe, List.of(own), recvW, active, weights(v), recvY);
                     TensorVar ffn = b.alloc("ffn_out");
                     MoeKernels.combine(b, moe, 0, sh, List.of(recvY), ffn);
                     OutProjKernels.hcPost(b, ffn, v.get("x_hc"), pre.post(), pre.comb(), v.get("x_next"));
@@ -156,11 +157,12 @@ public final class Dsv4MoeKernels {
             b.o = o;
             o.scope(() -> {
                 TensorVar recvW = b.alloc("recv_w");
-                MoeKernels.dispatch(b, moe, rank, sources, recvW);
+                TensorVar active = b.alloc("recv_active");
+                MoeKernels.dispatch(b, moe, rank, sources, recvW, active);
                 MoeKernels.shared(b, moe, sources.get(rank), v.get("shared_w1"), v.get("shared_w1_scale"),
                         v.get("shared_w3"), v.get("shared_w3_scale"), v.get("shared_w2"), v.get("shared_w2_scale"),
                         sh);
-                o.scope(() -> MoeKernels.routed(b, moe, sources, recvW, weights(v), recvY));
+                o.scope(() -> MoeKernels.routed(b, moe, sources, recvW, active, weights(v), recvY));
             });
         });
         return b.p.build();

@@ -14,6 +14,7 @@ import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.dsl.TensorVar;
+import dev.jpto.compiler.ir.Affine;
 import dev.jpto.isa.op.Fn;
 import dev.jpto.lib.models.dsv4.Dsv4Moe;
 import java.util.List;
@@ -25,9 +26,10 @@ import java.util.List;
  * requantisation, W2 scaled by the routing weight), the shared expert, and the combine (shared + routed, bf16)
  * followed by hc_post.
  *
- * <p>The ISA has no data-dependent trip counts, so a routed expert runs over all of its receive lanes (one T-row
- * lane per source rank, the original's RECV_MAX = N_RANKS·T) and a lane not routed to it carries weight 0 — its
- * output row is exactly zero, where the original skips rows past the expert's count.
+ * <p>Receive lanes are dense (one T-row lane per source rank, the original's RECV_MAX = N_RANKS·T; a lane not
+ * routed to the expert carries weight 0). Where the original reads each expert's row count at orchestration time
+ * ({@code pl.read}) and runs only that many row tiles, these programs read one flag per 16-lane tile: a tile with
+ * a routed lane runs W1/W3 and W2, a tile without one only writes its zeros (its output would be exactly zero).
  */
 final class MoeKernels {
     private MoeKernels() {
@@ -168,9 +170,11 @@ final class MoeKernels {
 
     /**
      * Dispatch: the routing weight of every receive lane of this rank's experts, {@code recvW[e, s·T + t] =
-     * Σ_k weights_s[t,k]·[indices_s[t,k] = rank·N_LOCAL + e]} (0 when token t of source s is not routed to e).
+     * Σ_k weights_s[t,k]·[indices_s[t,k] = rank·N_LOCAL + e]} (0 when token t of source s is not routed to e), and
+     * {@code active[e, j]} = 1 when 16-lane tile j of expert e has a lane with a non-zero weight, else 0.
      */
-    static void dispatch(Dsv4Build b, Dsv4Moe moe, int rank, List<Source> sources, TensorVar recvW) {
+    static void dispatch(Dsv4Build b, Dsv4Moe moe, int rank, List<Source> sources, TensorVar recvW,
+                         TensorVar active) {
         int t = b.t;
         int nl = moe.nLocal();
         int k = moe.topk();
@@ -196,10 +200,25 @@ final class MoeKernels {
             }
             kb.transpose(tr, acc).store(tr, o, 0, 0);
         });
+        KernelRef flags = b.aiv("dispatch_active", kb -> {
+            KTensor w = kb.input("recv_w", FP32, 2);
+            KTensor o = kb.output("active", INT32, 2);
+            KTile lanes = kb.tile("lanes", FP32, nl, 16);
+            KTile one = kb.tile("one", FP32, nl, 16);
+            KTile zero = kb.tile("zero", FP32, nl, 16);
+            KTile mask = kb.tile("mask", BOOL, nl, 16);
+            KTile any = kb.tile("any", FP32, nl, 1);
+            KTile flag = kb.tile("flag", INT32, nl, 1);
+            kb.fill(one, 1).fill(zero, 0);
+            kb.forRange("j", 0, t / 16, j -> kb.load(lanes, w, 0, j.times(16))
+                    .compareScalar(Fn.Compare.NE, mask, lanes, 0).select(lanes, mask, one, zero).rowMax(any, lanes)
+                    .cast(flag, any).store(flag, o, 0, j));
+        });
         for (int s = 0; s < sources.size(); s++) {
             Source src = sources.get(s);
-            b.submit(disp, in(src.indices()), in(src.weights()),
-                    outExisting(recvW.at(0, (long) s * t).size(nl, t)));
+            TensorVar lanes = recvW.at(0, (long) s * t).size(nl, t);
+            b.submit(disp, in(src.indices()), in(src.weights()), outExisting(lanes));
+            b.submit(flags, in(lanes), outExisting(active.at(0, (long) s * (t / 16)).size(nl, t / 16)));
         }
     }
 
@@ -289,11 +308,12 @@ final class MoeKernels {
     }
 
     /**
-     * The routed experts of this rank over every receive lane: W1/W3 per (expert, source, 16 rows), then W2 per
-     * (expert, 16 lanes, D chunk) into {@code recvY} [N_LOCAL·RECV_MAX, D] bf16.
+     * The routed experts of this rank over their receive lanes, 16 lanes at a time: the orchestration reads the
+     * tile's {@code active} flag; an active tile runs W1/W3, then W2 per D chunk into {@code recvY}
+     * [N_LOCAL·RECV_MAX, D] bf16; an inactive one writes zeros there.
      */
-    static void routed(Dsv4Build b, Dsv4Moe moe, List<Source> sources, TensorVar recvW, ExpertWeights w,
-                       TensorVar recvY) {
+    static void routed(Dsv4Build b, Dsv4Moe moe, List<Source> sources, TensorVar recvW, TensorVar active,
+                       ExpertWeights w, TensorVar recvY) {
         int t = b.t;
         int d = b.m.d();
         int nl = moe.nLocal();
@@ -304,26 +324,36 @@ final class MoeKernels {
         TensorVar hSd = b.alloc("routed_h_sd");
         KernelRef k13 = w13(b, moe, "routed_w13");
         KernelRef k2 = w2(b, moe, "routed_w2", true);
+        KernelRef zero = b.aiv("routed_zero", kb -> {
+            KTensor o = kb.output("y", BF16, 2);
+            KTile z = kb.tile("z", FP32, 16, nd);
+            kb.fill(z, 0).store(z, o, 0, 0);
+        });
         TensorVar w1 = w.w1().reshape((long) nl * inter, d);
         TensorVar w3 = w.w3().reshape((long) nl * inter, d);
         TensorVar w2 = w.w2().reshape((long) nl * d, inter);
         for (int s = 0; s < sources.size(); s++) {
             Source src = sources.get(s);
             long base = (long) s * t;
-            b.o.forRange("e", nl, e -> b.o.forRange("i", t / 16, i -> b.submit(k13,
-                    in(src.xNormI8().block(16, d).at(i, 0)), in(src.xNormScale().block(16, 1).at(i, 0)),
-                    in(w1.block(inter, d).at(e, 0)), in(w.w1s().block(1, inter).at(e, 0)),
-                    in(w3.block(inter, d).at(e, 0)), in(w.w3s().block(1, inter).at(e, 0)),
-                    outExisting(hI8.at(e.times(lanes).plus(i.times(16)).plus(base), 0).size(16, inter)),
-                    outExisting(hSd.at(e.times(lanes).plus(i.times(16)).plus(base), 0).size(16, 1)))));
+            long tileBase = (long) s * (t / 16);
+            b.o.forRange("e", nl, e -> b.o.forRange("i", t / 16, i -> {
+                Affine lane = e.times(lanes).plus(i.times(16)).plus(base);
+                Affine on = b.o.read("on", active.at(e, i.plus(tileBase)).size(1, 1), 1);
+                b.o.forRange("run", on, run -> {
+                    b.submit(k13, in(src.xNormI8().block(16, d).at(i, 0)), in(src.xNormScale().block(16, 1).at(i, 0)),
+                            in(w1.block(inter, d).at(e, 0)), in(w.w1s().block(1, inter).at(e, 0)),
+                            in(w3.block(inter, d).at(e, 0)), in(w.w3s().block(1, inter).at(e, 0)),
+                            outExisting(hI8.at(lane, 0).size(16, inter)), outExisting(hSd.at(lane, 0).size(16, 1)));
+                    b.o.forRange("c", d / nd, c -> b.submit(k2, in(hI8.at(lane, 0).size(16, inter)),
+                            in(hSd.at(lane, 0).size(16, 1)), in(recvW.at(e, i.times(16).plus(base)).size(1, 16)),
+                            in(w2.at(e.times(d).plus(c.times(nd)), 0).size(nd, inter)),
+                            in(w.w2s().at(e, c.times(nd)).size(1, nd)),
+                            outExisting(recvY.at(lane, c.times(nd)).size(16, nd))));
+                });
+                b.o.forRange("skip", Affine.of(1).minus(on), skip -> b.o.forRange("c", d / nd, c -> b.submit(zero,
+                        outExisting(recvY.at(lane, c.times(nd)).size(16, nd)))));
+            }));
         }
-        b.o.forRange("e", nl, e -> b.o.forRange("i", lanes / 16, i -> b.o.forRange("c", d / nd, c -> b.submit(k2,
-                in(hI8.at(e.times(lanes).plus(i.times(16)), 0).size(16, inter)),
-                in(hSd.at(e.times(lanes).plus(i.times(16)), 0).size(16, 1)),
-                in(recvW.at(e, i.times(16)).size(1, 16)),
-                in(w2.at(e.times(d).plus(c.times(nd)), 0).size(nd, inter)),
-                in(w.w2s().at(e, c.times(nd)).size(1, nd)),
-                outExisting(recvY.at(e.times(lanes).plus(i.times(16)), c.times(nd)).size(16, nd))))));
     }
 
     /** The shared expert on this rank's tokens: sh [T, D] bf16. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.Compiler;
+import dev.jpto.compiler.DryRun;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.compare.CompareContext;
@@ -53,14 +54,34 @@ class MoeTinyTest {
             assertThat(report.ring(1).heapMax()).isEqualTo(Dsv4HeapPlan.peakBytes(plan, 1));
             assertThat(report.ring(2).heapMax()).isEqualTo(Dsv4HeapPlan.peakBytes(plan, 2));
 
-            // the routed experts are visible to the gate: a 5% larger routed scale fails it
             Dsv4Moe m = Dsv4Moe.of(tiny, 1);
-            Dsv4Moe wrong = new Dsv4Moe(m.nLocal(), 1, m.topk(), m.inter(), m.routeScale() * 1.05, m.swigluLimit());
-            Tensor off = Tensor.allocate(arena, expected.dtype(), expected.shape());
             float[] x = new float[(int) args.get("x_hc").numel()];
             for (int i = 0; i < x.length; i++) {
                 x[i] = (float) args.get("x_hc").getDouble(i);
             }
+
+            // only 16-token tiles with a routed token run the expert: a dry run takes every tile as routed, so it
+            // runs one task more per unrouted (expert, tile) than the real run (W1/W3 + W2 chunks instead of the
+            // zero chunks), counted here from the golden router's top-k
+            int[] indices = MoeGolden.gate(tiny, m, x, args).indices();
+            boolean[][] routed = new boolean[m.nLocal()][tiny.t() / 16];
+            for (int i = 0; i < indices.length; i++) {
+                routed[indices[i]][i / m.topk() / 16] = true;
+            }
+            long unrouted = 0;
+            for (boolean[] tiles : routed) {
+                for (boolean hit : tiles) {
+                    unrouted += hit ? 0 : 1;
+                }
+            }
+            assertThat(unrouted).as("the fixture routes every token to 6 of the 8 experts").isEqualTo(
+                    2L * tiny.t() / 16);
+            RunReport dry = DryRun.run(compiled, RunConfig.defaults());
+            assertThat(dry.tasksExecuted() - report.tasksExecuted()).isEqualTo(unrouted);
+
+            // the routed experts are visible to the gate: a 5% larger routed scale fails it
+            Dsv4Moe wrong = new Dsv4Moe(m.nLocal(), 1, m.topk(), m.inter(), m.routeScale() * 1.05, m.swigluLimit());
+            Tensor off = Tensor.allocate(arena, expected.dtype(), expected.shape());
             float[] y = MoeGolden.run(tiny, wrong, List.of(x), List.of(args)).getFirst();
             for (int i = 0; i < y.length; i++) {
                 off.setDouble(i, y[i]);
