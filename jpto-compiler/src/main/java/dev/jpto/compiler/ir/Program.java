@@ -28,6 +28,30 @@ public record Program(String name, List<TensorDecl> inputs, List<TensorDecl> out
         return List.copyOf(all);
     }
 
+    /**
+     * Whether the orchestration reads data ({@link Stmt.Read}): then trip counts depend on the inputs, and the
+     * ring plan (which takes every read at its bound) is an upper bound rather than the exact task sequence.
+     */
+    public boolean hasReads() {
+        return hasReads(body);
+    }
+
+    private static boolean hasReads(List<Stmt> stmts) {
+        for (Stmt s : stmts) {
+            boolean found = switch (s) {
+                case Stmt.Read r -> true;
+                case Stmt.For f -> hasReads(f.body());
+                case Stmt.Scope sc -> hasReads(sc.body());
+                case Stmt.Alloc a -> false;
+                case Stmt.Submit sub -> false;
+            };
+            if (found) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     public Program withBody(List<Stmt> newBody) {
         return new Program(name, inputs, outputs, kernels, newBody);
     }

@@ -130,7 +130,13 @@ class RegistryPlanTest {
                 StandardCharsets.UTF_8)), plan.runtimeCfg());
         assertThat(real.passed()).as(buf.toString(StandardCharsets.UTF_8)).isTrue();
         RunReport dry = dryRun(spec.program(), config(spec, plan.runtimeCfg()));
-        assertThat(dry.tasksExecuted()).isEqualTo(real.report().tasksExecuted());
+        // a dry run takes every orchestration-time read at its bound, as the plan does; a real run may do less
+        boolean reads = spec.program().hasReads();
+        if (reads) {
+            assertThat(real.report().tasksExecuted()).isLessThanOrEqualTo(dry.tasksExecuted());
+        } else {
+            assertThat(dry.tasksExecuted()).isEqualTo(real.report().tasksExecuted());
+        }
         for (RunReport.Ring measured : real.report().rings()) {
             RingNeed need = plan.ring(measured.ring());
             String where = name + " " + preset + " ring " + measured.ring() + " " + plan.table();
@@ -139,7 +145,7 @@ class RegistryPlanTest {
                     .isEqualTo(dry.ring(measured.ring()).heapMax())
                     .isBetween(need.liveHeapBytes(), need.heapBytes());
             assertThat(measured.taskWindowMax()).as(where + " tasks")
-                    .isBetween(need.liveTasks(), need.recommendedTaskWindow() - 1);
+                    .isBetween(reads ? 0 : need.liveTasks(), need.recommendedTaskWindow() - 1);
         }
     }
 
@@ -191,6 +197,8 @@ class RegistryPlanTest {
         assertThat(r.passed()).as(buf.toString(StandardCharsets.UTF_8)).isTrue();
         L3Report l3 = r.l3().orElseThrow();
         RuntimeEnv env = CallConfigs.from(merged).runtimeEnv();
+        Map<String, Boolean> reads = new LinkedHashMap<>();
+        spec.chipPrograms().forEach(p -> reads.put(p.name(), p.hasReads()));
         for (L3Report.Call call : l3.calls()) {
             RingPlan plan = plans.get(call.chipProgram());
             for (RunReport.Ring measured : call.report().rings()) {
@@ -199,8 +207,8 @@ class RegistryPlanTest {
                         + plan.table();
                 assertThat(measured.heapBytes()).as(where).isEqualTo(env.ringHeap()[measured.ring()]);
                 assertThat(measured.heapMax()).as(where + " heap").isBetween(need.liveHeapBytes(), need.heapBytes());
-                assertThat(measured.taskWindowMax()).as(where + " tasks")
-                        .isBetween(need.liveTasks(), measured.taskWindow() - 1);
+                assertThat(measured.taskWindowMax()).as(where + " tasks (the plan takes reads at their bounds)")
+                        .isBetween(reads.get(call.chipProgram()) ? 0 : need.liveTasks(), measured.taskWindow() - 1);
             }
         }
     }
