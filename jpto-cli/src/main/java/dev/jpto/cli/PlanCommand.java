@@ -64,6 +64,10 @@ final class PlanCommand implements Callable<Integer> {
                     top.out.println("[PLAN] chip program " + p.name() + ":");
                 }
                 top.out.println(plan.table());
+                if (p.hasReads()) {
+                    top.out.println("[PLAN] " + p.name() + " reads data at orchestration time (Orch.read): every read is "
+                            + "taken at its declared bound, so this plan is an upper bound for it");
+                }
             }
             // an L3 program runs every chip call with one ring configuration: per ring the largest need
             RingPlan plan = plans.size() == 1 ? plans.getFirst() : RingPlan.covering(spec.programName(), plans);

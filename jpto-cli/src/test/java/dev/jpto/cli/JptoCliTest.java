@@ -53,7 +53,10 @@ class JptoCliTest {
         assertThat(jpto("plan", "basic.matmul", "--preset", "tiny")).isZero();
         String recommended = outLines().stream().filter(l -> l.startsWith("[PLAN] recommended: ")).findFirst()
                 .orElseThrow().substring("[PLAN] recommended: ".length());
-        assertThat(out()).contains("cover the plan").contains("heap_needed");
+        assertThat(out()).contains("cover the plan").contains("heap_needed").doesNotContain("reads data");
+        assertThat(jpto("plan", "dsv4.moe", "--preset", "tiny")).isZero();
+        assertThat(out()).contains("[PLAN] moe reads data at orchestration time (Orch.read): every read is taken at "
+                + "its declared bound, so this plan is an upper bound for it");
 
         List<String> runArgs = new java.util.ArrayList<>(List.of("run", "basic.matmul", "--preset", "tiny"));
         runArgs.addAll(List.of(recommended.split(" ")));
