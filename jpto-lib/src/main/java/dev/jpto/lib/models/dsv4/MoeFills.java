@@ -1,5 +1,11 @@
 package dev.jpto.lib.models.dsv4;
 
+import dev.jpto.isa.DType;
+import dev.jpto.isa.Tensor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.stream.IntStream;
+
 /** Input rules of the MoE FFN that are not plain distributions (the original's {@code moe.build_tensor_specs}). */
 final class MoeFills {
     private static final double[] FP4_MAG = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0};
@@ -12,65 +18,187 @@ final class MoeFills {
      * The original's {@code gen_routed_weight([experts, out, in], dequant_std)}: W = N(0,1), simulated MXFP4 (e2m1
      * magnitudes on 32-element groups of the in dim with scale 2^ceil(log2(amax/6))), then per-output-channel
      * int8 (s = amax/127); every scale multiplied by dequant_std / std(q·s) over the whole tensor.
-     * {@code scaleTensor} selects the int8 codes or the fp32 scales [experts, out].
+     *
+     * <p>Row {@code i} of the flattened [experts·out, in] weight draws its normals from its own stream
+     * {@code stream + "/" + i} (rows are generated in parallel, independent of the thread count); the std is the
+     * sample std of all q·s from sums over fixed {@value #ROW_BLOCK}-row blocks added in block order, so the result
+     * is bit-identical for any number of threads. The codes and the scales come from one pass: see
+     * {@link RoutedWeight}.
      */
-    static Init routedWeight(String stream, int experts, int out, int in, double dequantStd, boolean scaleTensor) {
-        String rule = "gen_routed_weight([" + experts + ", " + out + ", " + in + "], dequant_std=" + dequantStd
-                + "): N(0,1) on the MXFP4 grid (e2m1, 32-groups, 2^ceil(log2(amax/6))), per output row int8 "
-                + "(s = amax/127), scales ·" + dequantStd + "/std(q·s)" + (scaleTensor ? " [scales]" : " [codes]");
-        return new Init.Custom(rule, (t, c) -> {
-            Init.RandomSource r = c.stream(stream);
-            long rows = (long) experts * out;
-            byte[] q = scaleTensor ? null : new byte[Math.toIntExact(rows * in)];
-            double[] scale = new double[Math.toIntExact(rows)];
-            double[] w = new double[in];
-            double sum = 0;
-            double sumSq = 0;
-            for (long row = 0; row < rows; row++) {
-                for (int k = 0; k < in; k++) {
-                    w[k] = r.normal();
+    static RoutedWeight routedWeight(String stream, int experts, int out, int in, double dequantStd) {
+        return new RoutedWeight(stream, experts, out, in, dequantStd);
+    }
+
+    /** Rows per block of the routed weight's parallel pass (fixed: it fixes the order of the std's sums). */
+    static final int ROW_BLOCK = 64;
+    /** Blocks generated per parallel step before their codes are copied out (bounds the heap buffer). */
+    private static final int CHUNK_BLOCKS = 16;
+
+    /** Copies {@code n} codes into {@code t} from flat element {@code at} on. */
+    private static void store(Tensor t, long at, byte[] codes, int n) {
+        if (t.isContiguous() && t.dtype() == DType.INT8) {
+            MemorySegment.copy(codes, 0, t.buffer(), ValueLayout.JAVA_BYTE, t.offset() + at, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                t.setDouble(at + i, codes[i]);
+            }
+        }
+    }
+
+    /**
+     * One routed weight's generation, shared by its int8 codes {@link #codes()} and fp32 scales {@link #scales()}:
+     * the codes pass keeps the scales it computed, keyed by a fingerprint of the context's random stream, so the
+     * scales tensor reuses them when it is filled from the same (seed, stream); asked alone (or for another seed),
+     * the scales run the pass themselves.
+     */
+    static final class RoutedWeight {
+        private final String stream;
+        private final int experts;
+        private final int out;
+        private final int in;
+        private final double dequantStd;
+        private long cachedKey;
+        private double[] cachedScales; // guarded by this; null until a pass ran
+
+        private RoutedWeight(String stream, int experts, int out, int in, double dequantStd) {
+            if (in <= 0 || out <= 0 || experts <= 0) {
+                throw new IllegalArgumentException(stream + ": routed weight needs positive dims, got [" + experts
+                        + ", " + out + ", " + in + "]");
+            }
+            this.stream = stream;
+            this.experts = experts;
+            this.out = out;
+            this.in = in;
+            this.dequantStd = dequantStd;
+        }
+
+        Init codes() {
+            return new Init.Custom(rule("codes"), (t, c) -> {
+                if (t.numel() != (long) experts * out * in) {
+                    throw new IllegalArgumentException(stream + ": routed weight codes need " + experts + "x" + out
+                            + "x" + in + " elements, target " + t);
                 }
-                for (int g = 0; g < in; g += 32) {
-                    int end = Math.min(in, g + 32);
-                    double amax = 0;
-                    for (int k = g; k < end; k++) {
-                        amax = Math.max(amax, Math.abs(w[k]));
-                    }
-                    double gs = Math.pow(2, Math.ceil(Math.log(Math.max(amax / 6.0, 1e-20)) / Math.log(2)));
-                    for (int k = g; k < end; k++) {
-                        w[k] = Math.signum(w[k]) * FP4_MAG[bucket(Math.abs(w[k]) / gs)] * gs;
-                    }
+                scalesOf(c, t);
+            });
+        }
+
+        Init scales() {
+            return new Init.Custom(rule("scales"), (t, c) -> {
+                double[] s = scalesOf(c, null);
+                if (t.numel() != s.length) {
+                    throw new IllegalArgumentException(stream + ": routed weight scales need " + s.length
+                            + " elements, target " + t);
                 }
-                double amax = Dsv4Numerics.AMAX_EPS;
-                for (int k = 0; k < in; k++) {
-                    amax = Math.max(amax, Math.abs(w[k]));
+                for (int i = 0; i < s.length; i++) {
+                    t.setDouble(i, s[i]);
                 }
-                double s = (float) (amax / Dsv4Numerics.INT8_MAX);
-                scale[(int) row] = s;
-                for (int k = 0; k < in; k++) {
-                    int v = Dsv4Numerics.i8q(w[k] / s);
-                    if (q != null) {
-                        q[(int) (row * in + k)] = (byte) v;
+            });
+        }
+
+        private String rule(String part) {
+            return "gen_routed_weight([" + experts + ", " + out + ", " + in + "], dequant_std=" + dequantStd
+                    + "): N(0,1) (row i from stream " + stream + "/i) on the MXFP4 grid (e2m1, 32-groups, "
+                    + "2^ceil(log2(amax/6))), per output row int8 (s = amax/127), scales ·" + dequantStd
+                    + "/std(q·s) [" + part + "]";
+        }
+
+        /** The final scales; writes the codes into {@code codes} when it is not null (always a fresh pass). */
+        private synchronized double[] scalesOf(Init.Context c, Tensor codes) {
+            long key = Double.doubleToRawLongBits(c.stream(stream).uniform());
+            if (codes == null && cachedScales != null && key == cachedKey) {
+                return cachedScales;
+            }
+            double[] s = pass(c, codes);
+            cachedKey = key;
+            cachedScales = s;
+            return s;
+        }
+
+        private double[] pass(Init.Context c, Tensor codes) {
+            int rows = Math.multiplyExact(experts, out);
+            int blocks = (rows + ROW_BLOCK - 1) / ROW_BLOCK;
+            double[] scale = new double[rows];
+            double[] sum = new double[blocks];
+            double[] sumSq = new double[blocks];
+            // the pool fills a heap chunk; this thread copies it out (the target may be thread-confined)
+            byte[] chunk = codes == null ? null : new byte[Math.multiplyExact(CHUNK_BLOCKS * ROW_BLOCK, in)];
+            for (int b0 = 0; b0 < blocks; b0 += CHUNK_BLOCKS) {
+                int first = b0 * ROW_BLOCK;
+                IntStream.range(b0, Math.min(blocks, b0 + CHUNK_BLOCKS)).parallel().forEach(b -> {
+                    double[] w = new double[in];
+                    double bs = 0;
+                    double bss = 0;
+                    for (int row = b * ROW_BLOCK; row < Math.min(rows, (b + 1) * ROW_BLOCK); row++) {
+                        Init.RandomSource r = c.stream(stream + "/" + row);
+                        for (int k = 0; k < in; k++) {
+                            w[k] = r.normal();
+                        }
+                        double s = mxfp4Row(w);
+                        scale[row] = s;
+                        int at = (row - first) * in;
+                        for (int k = 0; k < in; k++) {
+                            int v = Dsv4Numerics.i8q(w[k] / s);
+                            if (chunk != null) {
+                                chunk[at + k] = (byte) v;
+                            }
+                            double deq = v * s;
+                            bs += deq;
+                            bss += deq * deq;
+                        }
                     }
-                    double deq = v * s;
-                    sum += deq;
-                    sumSq += deq * deq;
+                    sum[b] = bs;
+                    sumSq[b] = bss;
+                });
+                if (codes != null) {
+                    store(codes, (long) first * in, chunk, (Math.min(rows, first + CHUNK_BLOCKS * ROW_BLOCK) - first)
+                            * in);
                 }
             }
-            if (scaleTensor) {
-                double n = (double) rows * in;
-                double std = Math.sqrt((sumSq - sum * sum / n) / (n - 1));
-                for (int i = 0; i < scale.length; i++) {
-                    t.setDouble(i, scale[i] * (dequantStd / std));
-                }
-            } else {
-                if (!t.isContiguous()) {
-                    throw new IllegalArgumentException(stream + ": routed weight target must be contiguous: " + t);
-                }
-                java.lang.foreign.MemorySegment.copy(java.lang.foreign.MemorySegment.ofArray(q), 0, t.buffer(),
-                        t.offset(), q.length);
+            double total = 0;
+            double totalSq = 0;
+            for (int b = 0; b < blocks; b++) {
+                total += sum[b];
+                totalSq += sumSq[b];
             }
-        });
+            double n = (double) rows * in;
+            double std = Math.sqrt((totalSq - total * total / n) / (n - 1));
+            for (int i = 0; i < rows; i++) {
+                scale[i] *= dequantStd / std;
+            }
+            return scale;
+        }
+    }
+
+    /**
+     * One row of N(0,1) values onto the MXFP4 grid in place (per 32-group scale gs = 2^ceil(log2(max(amax/6,
+     * 1e-20))), |w| rounded to the e2m1 magnitudes by torch.bucketize); returns the row's int8 scale
+     * (float) (max(amax, 1e-4)/127).
+     */
+    private static double mxfp4Row(double[] w) {
+        int in = w.length;
+        for (int g = 0; g < in; g += 32) {
+            int end = Math.min(in, g + 32);
+            double amax = 0;
+            for (int k = g; k < end; k++) {
+                amax = Math.max(amax, Math.abs(w[k]));
+            }
+            double gs = ceilPow2(Math.max(amax / 6.0, 1e-20));
+            for (int k = g; k < end; k++) {
+                w[k] = Math.signum(w[k]) * FP4_MAG[bucket(Math.abs(w[k]) / gs)] * gs;
+            }
+        }
+        double amax = Dsv4Numerics.AMAX_EPS;
+        for (double v : w) {
+            amax = Math.max(amax, Math.abs(v));
+        }
+        return (float) (amax / Dsv4Numerics.INT8_MAX);
+    }
+
+    /** 2^ceil(log2(y)) exactly, for a positive normal double y. */
+    static double ceilPow2(double y) {
+        int e = Math.getExponent(y);
+        double p = Math.scalb(1.0, e);
+        return p == y ? p : 2 * p;
     }
 
     /**

@@ -1,6 +1,9 @@
 package dev.jpto.lib.models.dsv4;
 
+import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -256,16 +259,18 @@ public final class MoeGolden {
             return transposed(w2, e, d, f);
         }
 
-        /** Expert e's [out, in] codes as [in, out]. */
+        /** Expert e's [out, in] codes as [in, out] (a bulk copy, then the parallel transpose). */
         private static byte[] transposed(Tensor w, int e, int out, int in) {
             long base = (long) e * out * in;
-            byte[] r = new byte[out * in];
-            for (int o = 0; o < out; o++) {
-                for (int i = 0; i < in; i++) {
-                    r[i * out + o] = (byte) w.getDouble(base + (long) o * in + i);
+            byte[] r = new byte[Math.multiplyExact(out, in)];
+            if (w.isContiguous() && w.dtype() == DType.INT8) {
+                MemorySegment.copy(w.buffer(), ValueLayout.JAVA_BYTE, w.offset() + base, r, 0, r.length);
+            } else {
+                for (int i = 0; i < r.length; i++) {
+                    r[i] = (byte) w.getDouble(base + i);
                 }
             }
-            return r;
+            return Dsv4Matmul.transpose(r, out, in);
         }
     }
 }
