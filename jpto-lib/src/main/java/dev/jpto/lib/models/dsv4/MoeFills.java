@@ -10,6 +10,19 @@ import java.util.stream.IntStream;
 final class MoeFills {
     private static final double[] FP4_MAG = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0};
     private static final double[] FP4_MID = {0.25, 0.75, 1.25, 1.75, 2.5, 3.5, 5.0};
+    /**
+     * The e2m1 magnitude of every x in ((j−1)/4, j/4], indexed by j = ceil(4x): the mids are multiples of 1/4 and
+     * bucketize's x &lt;= mid puts each boundary in the lower bucket, so the bucket is constant on those intervals
+     * (one exact multiply, a ceil and a load instead of data-dependent branches). x &lt;= 6 up to amax/6's rounding,
+     * so j &lt;= 25.
+     */
+    private static final double[] MAG_BY_QUARTER = new double[26];
+
+    static {
+        for (int j = 0; j < MAG_BY_QUARTER.length; j++) {
+            MAG_BY_QUARTER[j] = FP4_MAG[bucket(j / 4.0)];
+        }
+    }
 
     private MoeFills() {
     }
@@ -137,7 +150,7 @@ final class MoeFills {
                         scale[row] = s;
                         int at = (row - first) * in;
                         for (int k = 0; k < in; k++) {
-                            int v = Dsv4Numerics.i8q(w[k] / s);
+                            int v = i8q(w[k] / s);
                             if (chunk != null) {
                                 chunk[at + k] = (byte) v;
                             }
@@ -176,6 +189,7 @@ final class MoeFills {
      */
     private static double mxfp4Row(double[] w) {
         int in = w.length;
+        double rowMax = Dsv4Numerics.AMAX_EPS;
         for (int g = 0; g < in; g += 32) {
             int end = Math.min(in, g + 32);
             double amax = 0;
@@ -183,15 +197,22 @@ final class MoeFills {
                 amax = Math.max(amax, Math.abs(w[k]));
             }
             double gs = ceilPow2(Math.max(amax / 6.0, 1e-20));
+            double inv4 = 4 / gs; // exact: gs is a power of two in [2^-66, 2]
             for (int k = g; k < end; k++) {
-                w[k] = Math.signum(w[k]) * FP4_MAG[bucket(Math.abs(w[k]) / gs)] * gs;
+                // copySign(mag·gs, w) == signum(w)·mag·gs, also for ±0 (then mag = 0), without a sign branch
+                double v = Math.copySign(MAG_BY_QUARTER[Math.min(25, (int) Math.ceil(Math.abs(w[k]) * inv4))] * gs,
+                        w[k]);
+                w[k] = v;
+                rowMax = Math.max(rowMax, Math.abs(v));
             }
         }
-        double amax = Dsv4Numerics.AMAX_EPS;
-        for (double v : w) {
-            amax = Math.max(amax, Math.abs(v));
-        }
-        return (float) (amax / Dsv4Numerics.INT8_MAX);
+        return (float) (rowMax / Dsv4Numerics.INT8_MAX);
+    }
+
+    /** {@link Dsv4Numerics#i8q} (round half to even, clamp to ±127) for finite x, with integer clamps. */
+    private static int i8q(double x) {
+        int v = (int) Math.rint(x);
+        return v > 127 ? 127 : v < -127 ? -127 : v;
     }
 
     /** 2^ceil(log2(y)) exactly, for a positive normal double y. */
@@ -231,7 +252,7 @@ final class MoeFills {
     }
 
     /** torch.bucketize(x, FP4_MID) (right=False: first i with x <= MID[i]), clamped to 7. */
-    private static int bucket(double x) {
+    static int bucket(double x) {
         for (int i = 0; i < FP4_MID.length; i++) {
             if (x <= FP4_MID[i]) {
                 return i;
