@@ -48,7 +48,7 @@ final class MoeFills {
     private static final int CHUNK_BLOCKS = 16;
 
     /** Copies {@code n} codes into {@code t} from flat element {@code at} on. */
-    private static void store(Tensor t, long at, byte[] codes, int n) {
+    static void store(Tensor t, long at, byte[] codes, int n) {
         if (t.isContiguous() && t.dtype() == DType.INT8) {
             MemorySegment.copy(codes, 0, t.buffer(), ValueLayout.JAVA_BYTE, t.offset() + at, n);
         } else {
@@ -60,9 +60,7 @@ final class MoeFills {
 
     /**
      * One routed weight's generation, shared by its int8 codes {@link #codes()} and fp32 scales {@link #scales()}:
-     * the codes pass keeps the scales it computed, keyed by a fingerprint of the context's random stream, so the
-     * scales tensor reuses them when it is filled from the same (seed, stream); asked alone (or for another seed),
-     * the scales run the pass themselves.
+     * one pass computes both ({@link ScaleCache}).
      */
     static final class RoutedWeight {
         private final String stream;
@@ -70,8 +68,7 @@ final class MoeFills {
         private final int out;
         private final int in;
         private final double dequantStd;
-        private long cachedKey;
-        private double[] cachedScales; // guarded by this; null until a pass ran
+        private final ScaleCache cache;
 
         private RoutedWeight(String stream, int experts, int out, int in, double dequantStd) {
             if (in <= 0 || out <= 0 || experts <= 0) {
@@ -83,6 +80,7 @@ final class MoeFills {
             this.out = out;
             this.in = in;
             this.dequantStd = dequantStd;
+            this.cache = new ScaleCache(stream, this::pass);
         }
 
         Init codes() {
@@ -91,21 +89,12 @@ final class MoeFills {
                     throw new IllegalArgumentException(stream + ": routed weight codes need " + experts + "x" + out
                             + "x" + in + " elements, target " + t);
                 }
-                scalesOf(c, t);
+                cache.codes(c, t);
             });
         }
 
         Init scales() {
-            return new Init.Custom(rule("scales"), (t, c) -> {
-                double[] s = scalesOf(c, null);
-                if (t.numel() != s.length) {
-                    throw new IllegalArgumentException(stream + ": routed weight scales need " + s.length
-                            + " elements, target " + t);
-                }
-                for (int i = 0; i < s.length; i++) {
-                    t.setDouble(i, s[i]);
-                }
-            });
+            return new Init.Custom(rule("scales"), (t, c) -> cache.store(t, cache.scales(c)));
         }
 
         private String rule(String part) {
@@ -113,18 +102,6 @@ final class MoeFills {
                     + "): N(0,1) (row i from stream " + stream + "/i) on the MXFP4 grid (e2m1, 32-groups, "
                     + "2^ceil(log2(amax/6))), per output row int8 (s = amax/127), scales ·" + dequantStd
                     + "/std(q·s) [" + part + "]";
-        }
-
-        /** The final scales; writes the codes into {@code codes} when it is not null (always a fresh pass). */
-        private synchronized double[] scalesOf(Init.Context c, Tensor codes) {
-            long key = Double.doubleToRawLongBits(c.stream(stream).uniform());
-            if (codes == null && cachedScales != null && key == cachedKey) {
-                return cachedScales;
-            }
-            double[] s = pass(c, codes);
-            cachedKey = key;
-            cachedScales = s;
-            return s;
         }
 
         private double[] pass(Init.Context c, Tensor codes) {
@@ -196,7 +173,7 @@ final class MoeFills {
             for (int k = g; k < end; k++) {
                 amax = Math.max(amax, Math.abs(w[k]));
             }
-            double gs = ceilPow2(Math.max(amax / 6.0, 1e-20));
+            double gs = Dsv4Numerics.ceilPow2(Math.max(amax / 6.0, 1e-20));
             double inv4 = 4 / gs; // exact: gs is a power of two in [2^-66, 2]
             for (int k = g; k < end; k++) {
                 // copySign(mag·gs, w) == signum(w)·mag·gs, also for ±0 (then mag = 0), without a sign branch
@@ -213,13 +190,6 @@ final class MoeFills {
     private static int i8q(double x) {
         int v = (int) Math.rint(x);
         return v > 127 ? 127 : v < -127 ? -127 : v;
-    }
-
-    /** 2^ceil(log2(y)) exactly, for a positive normal double y. */
-    static double ceilPow2(double y) {
-        int e = Math.getExponent(y);
-        double p = Math.scalb(1.0, e);
-        return p == y ? p : 2 * p;
     }
 
     /**

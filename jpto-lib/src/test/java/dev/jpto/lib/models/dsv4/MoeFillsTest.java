@@ -145,9 +145,9 @@ class MoeFillsTest {
 
     @Test
     void ceilPow2IsExactAtAndBetweenPowersOfTwo() {
-        assertThat(MoeFills.ceilPow2(8.0)).isEqualTo(8.0);
-        assertThat(MoeFills.ceilPow2(Math.nextUp(8.0))).isEqualTo(16.0);
-        assertThat(MoeFills.ceilPow2(0.3)).isEqualTo(0.5);
-        assertThat(MoeFills.ceilPow2(1e-20)).isEqualTo(Math.scalb(1.0, -66));
+        assertThat(Dsv4Numerics.ceilPow2(8.0)).isEqualTo(8.0);
+        assertThat(Dsv4Numerics.ceilPow2(Math.nextUp(8.0))).isEqualTo(16.0);
+        assertThat(Dsv4Numerics.ceilPow2(0.3)).isEqualTo(0.5);
+        assertThat(Dsv4Numerics.ceilPow2(1e-20)).isEqualTo(Math.scalb(1.0, -66));
     }
 }
