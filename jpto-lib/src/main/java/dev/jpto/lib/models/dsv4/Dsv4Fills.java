@@ -98,7 +98,8 @@ final class Dsv4Fills {
             this.dequantStd = dequantStd;
             this.chanCv = chanCv;
             this.transposed = transposed;
-            this.cache = new ScaleCache(name, this::pass);
+            this.cache = new ScaleCache(name, "shared " + name + " [" + out + ", " + in + "] std=" + dequantStd
+                    + " cv=" + chanCv, this::pass);
         }
 
         Init codes() {

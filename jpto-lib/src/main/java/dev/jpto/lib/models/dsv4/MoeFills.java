@@ -80,7 +80,8 @@ final class MoeFills {
             this.out = out;
             this.in = in;
             this.dequantStd = dequantStd;
-            this.cache = new ScaleCache(stream, this::pass);
+            String recipe = "routed " + stream + " [" + experts + ", " + out + ", " + in + "] std=" + dequantStd;
+            this.cache = new ScaleCache(stream, recipe, this::pass);
         }
 
         Init codes() {

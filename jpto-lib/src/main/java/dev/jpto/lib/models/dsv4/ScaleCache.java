@@ -1,14 +1,29 @@
 package dev.jpto.lib.models.dsv4;
 
 import dev.jpto.isa.Tensor;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * The fp32 scales of a quantised-weight rule whose codes and scales are two tensors from one pass: the codes pass
- * keeps the scales it computed, keyed by a fingerprint of the context's stream for the weight (its first uniform,
- * 53 bits of the seed-dependent state), so the scales tensor filled next from the same (seed, stream) reuses them
+ * The fp32 scales of a quantised-weight rule whose codes and scales are two tensors made by one pass: the codes
+ * pass keeps the scales it computed, so the scales tensor filled next from the same (seed, stream) reuses them
  * instead of running the pass again; asked alone, or for another seed, the scales run the pass themselves.
+ *
+ * <p>Kept process-wide (the programs build a weight's codes and scales specs from separate signature calls, so two
+ * rule instances must meet), keyed by the rule's {@code recipe} (everything that determines the scales: rule,
+ * stream name, dims, parameters) and a fingerprint of the seed (the stream's first uniform, 53 seed-dependent
+ * bits); the {@value #CAPACITY} most recently used entries are kept (a pro run has about ten weights, each entry
+ * at most a few MB).
  */
 final class ScaleCache {
+    private static final int CAPACITY = 32;
+    private static final Map<String, double[]> RECENT = new LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, double[]> eldest) {
+            return size() > CAPACITY;
+        }
+    };
+
     /** One generation pass: writes the codes into {@code codes} when it is not null; returns the final scales. */
     @FunctionalInterface
     interface Pass {
@@ -16,30 +31,39 @@ final class ScaleCache {
     }
 
     private final String stream;
+    private final String recipe;
     private final Pass pass;
-    private long key;
-    private double[] scales; // guarded by this; null until a pass ran
 
-    ScaleCache(String stream, Pass pass) {
+    /** {@code stream}: the weight's stream name (fingerprinted); {@code recipe}: what else fixes the scales. */
+    ScaleCache(String stream, String recipe, Pass pass) {
         this.stream = stream;
+        this.recipe = recipe;
         this.pass = pass;
     }
 
     /** Runs the pass into {@code codes} and keeps its scales. */
-    synchronized void codes(Init.Context c, Tensor codes) {
-        long k = fingerprint(c);
-        scales = pass.run(c, codes);
-        key = k;
+    void codes(Init.Context c, Tensor codes) {
+        String key = key(c);
+        double[] s = pass.run(c, codes);
+        synchronized (RECENT) {
+            RECENT.put(key, s);
+        }
     }
 
-    /** The scales of the last pass under the same stream, or of a new pass (without codes). */
-    synchronized double[] scales(Init.Context c) {
-        long k = fingerprint(c);
-        if (scales == null || k != key) {
-            scales = pass.run(c, null);
-            key = k;
+    /** The scales of an earlier pass under the same recipe and seed, or of a new pass (without codes). */
+    double[] scales(Init.Context c) {
+        String key = key(c);
+        synchronized (RECENT) {
+            double[] s = RECENT.get(key);
+            if (s != null) {
+                return s;
+            }
         }
-        return scales;
+        double[] s = pass.run(c, null);
+        synchronized (RECENT) {
+            RECENT.put(key, s);
+        }
+        return s;
     }
 
     /** Stores {@code s} into a scales tensor of exactly {@code s.length} elements. */
@@ -52,7 +76,7 @@ final class ScaleCache {
         }
     }
 
-    private long fingerprint(Init.Context c) {
-        return Double.doubleToRawLongBits(c.stream(stream).uniform());
+    private String key(Init.Context c) {
+        return recipe + " @" + Long.toHexString(Double.doubleToRawLongBits(c.stream(stream).uniform()));
     }
 }

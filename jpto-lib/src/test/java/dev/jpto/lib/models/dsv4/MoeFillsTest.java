@@ -95,19 +95,16 @@ class MoeFillsTest {
     @Test
     void scalesAloneEqualScalesAfterCodesAndFollowTheSeed() {
         try (Arena a = Arena.ofConfined()) {
-            MoeFills.RoutedWeight w = MoeFills.routedWeight("routed_w2@r1", E, OUT, IN, STD);
+            Tensor alone = scales(a); // first: no codes pass ran for this stream and seed, so a scales-only pass
+            fill(MoeFills.routedWeight("routed_w2@r7", E, OUT, IN, STD).scales(), alone, 11);
+            MoeFills.RoutedWeight w = MoeFills.routedWeight("routed_w2@r7", E, OUT, IN, STD);
             Tensor after = scales(a);
             fill(w.codes(), codes(a), 11);
             fill(w.scales(), after, 11);
-            Tensor alone = scales(a);
-            fill(MoeFills.routedWeight("routed_w2@r1", E, OUT, IN, STD).scales(), alone, 11);
             Tensor otherSeed = scales(a);
-            fill(w.scales(), otherSeed, 12); // the holder must not serve seed 11's scales
-            Tensor fresh = scales(a);
-            fill(MoeFills.routedWeight("routed_w2@r1", E, OUT, IN, STD).scales(), fresh, 12);
+            fill(w.scales(), otherSeed, 12); // must not be seed 11's scales
             for (int i = 0; i < E * OUT; i++) {
                 assertThat(alone.getDouble(i)).isEqualTo(after.getDouble(i));
-                assertThat(otherSeed.getDouble(i)).isEqualTo(fresh.getDouble(i));
             }
             assertThat(otherSeed.getDouble(0)).isNotEqualTo(after.getDouble(0));
         }

@@ -69,10 +69,10 @@ class SharedWeightTest {
             Tensor qt = Tensor.allocate(a, DType.INT8, new long[] {IN, OUT});
             Tensor cached = Tensor.allocate(a, DType.FP32, new long[] {OUT});
             Tensor alone = Tensor.allocate(a, DType.FP32, new long[] {OUT});
+            fill(Dsv4Fills.sharedWeight("idx_wq_b", OUT, IN, STD, 0.56, true).scales(), alone, 4); // no codes yet
             fill(plain.codes(), q, 4);
             fill(tr.codes(), qt, 4);
             fill(tr.scales(), cached, 4);
-            fill(Dsv4Fills.sharedWeight("idx_wq_b", OUT, IN, STD, 0.56, true).scales(), alone, 4);
             for (int o = 0; o < OUT; o++) {
                 for (int k = 0; k < IN; k++) {
                     assertThat(qt.getDouble((long) k * OUT + o)).isEqualTo(q.getDouble((long) o * IN + k));
