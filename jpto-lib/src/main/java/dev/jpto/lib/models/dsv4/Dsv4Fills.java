@@ -5,8 +5,8 @@ import java.util.stream.IntStream;
 
 /**
  * The input rules of spec §5 that are not plain distributions, as {@link Init.Custom} values. Each rule draws
- * from its own tensor's stream (a scale tensor re-derives its weight from the weight's stream, so the pair stays
- * consistent whatever the generator).
+ * from its own tensor's stream, or streams derived from its name (per row); a scale tensor re-derives its weight
+ * from the weight's streams, so the pair stays consistent (the big weights share one pass: {@link ScaleCache}).
  */
 final class Dsv4Fills {
     private Dsv4Fills() {
@@ -193,7 +193,7 @@ final class Dsv4Fills {
             }
             if (q != null) {
                 byte[] stored = transposed ? Dsv4Matmul.transpose(q, out, in) : q;
-                MoeFills.store(target, 0, stored, stored.length);
+                Arrays32.store(target, 0, stored, stored.length);
             }
             return scale;
         }

@@ -2,8 +2,6 @@ package dev.jpto.lib.models.dsv4;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.stream.IntStream;
 
 /** Input rules of the MoE FFN that are not plain distributions (the original's {@code moe.build_tensor_specs}). */
@@ -46,17 +44,6 @@ final class MoeFills {
     static final int ROW_BLOCK = 64;
     /** Blocks generated per parallel step before their codes are copied out (bounds the heap buffer). */
     private static final int CHUNK_BLOCKS = 16;
-
-    /** Copies {@code n} codes into {@code t} from flat element {@code at} on. */
-    static void store(Tensor t, long at, byte[] codes, int n) {
-        if (t.isContiguous() && t.dtype() == DType.INT8) {
-            MemorySegment.copy(codes, 0, t.buffer(), ValueLayout.JAVA_BYTE, t.offset() + at, n);
-        } else {
-            for (int i = 0; i < n; i++) {
-                t.setDouble(at + i, codes[i]);
-            }
-        }
-    }
 
     /**
      * One routed weight's generation, shared by its int8 codes {@link #codes()} and fp32 scales {@link #scales()}:
@@ -141,8 +128,8 @@ final class MoeFills {
                     sumSq[b] = bss;
                 });
                 if (codes != null) {
-                    store(codes, (long) first * in, chunk, (Math.min(rows, first + CHUNK_BLOCKS * ROW_BLOCK) - first)
-                            * in);
+                    int n = (Math.min(rows, first + CHUNK_BLOCKS * ROW_BLOCK) - first) * in;
+                    Arrays32.store(codes, (long) first * in, chunk, n);
                 }
             }
             double total = 0;
