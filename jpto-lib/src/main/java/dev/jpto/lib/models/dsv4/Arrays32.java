@@ -99,4 +99,15 @@ final class Arrays32 {
             throw new IllegalArgumentException("expected a " + d.text() + " tensor, got " + t);
         }
     }
+
+    /** Writes {@code n} int8 codes into {@code t} from flat element {@code at} on (bulk for contiguous int8). */
+    static void store(Tensor t, long at, byte[] codes, int n) {
+        if (t.isContiguous() && t.dtype() == DType.INT8) {
+            MemorySegment.copy(codes, 0, t.buffer(), ValueLayout.JAVA_BYTE, t.offset() + at, n);
+        } else {
+            for (int i = 0; i < n; i++) {
+                t.setDouble(at + i, codes[i]);
+            }
+        }
+    }
 }

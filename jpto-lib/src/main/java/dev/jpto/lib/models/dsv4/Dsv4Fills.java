@@ -1,9 +1,12 @@
 package dev.jpto.lib.models.dsv4;
 
+import dev.jpto.isa.Tensor;
+import java.util.stream.IntStream;
+
 /**
  * The input rules of spec §5 that are not plain distributions, as {@link Init.Custom} values. Each rule draws
- * from its own tensor's stream (a scale tensor re-derives its weight from the weight's stream, so the pair stays
- * consistent whatever the generator).
+ * from its own tensor's stream, or streams derived from its name (per row); a scale tensor re-derives its weight
+ * from the weight's streams, so the pair stays consistent (the big weights share one pass: {@link ScaleCache}).
  */
 final class Dsv4Fills {
     private Dsv4Fills() {
@@ -59,80 +62,141 @@ final class Dsv4Fills {
         });
     }
 
-    /** The original's {@code gen_shared_weight([out, in], dequant_std, chan_cv)}, stored transposed [in, out]. */
-    static Init sharedWeight(String weightName, int out, int in, double dequantStd, double chanCv,
-                             boolean scaleTensor) {
-        return sharedWeight(weightName, out, in, dequantStd, chanCv, scaleTensor, true);
+    /**
+     * The original's {@code gen_shared_weight([out, in], dequant_std, chan_cv)}: W = N·exp(chan_cv·N_row), FP8-e4m3
+     * on 128x128 blocks with scale 2^ceil(log2(amax/448)), per output row int8 (s = amax/127), every scale
+     * multiplied by dequant_std / std(q·s) over the whole weight; codes stored transposed [in, out] when
+     * {@code transposed}. Row o draws its factor's normal, then its in normals, from stream {@code name + "/" + o};
+     * 128-row bands (the FP8 block height) are generated in parallel and the std's sums are added in band order, so
+     * the result does not depend on the thread count. The codes and scales tensors share one pass
+     * ({@link ScaleCache}).
+     */
+    static SharedWeight sharedWeight(String weightName, int out, int in, double dequantStd, double chanCv,
+                                     boolean transposed) {
+        return new SharedWeight(weightName, out, in, dequantStd, chanCv, transposed);
     }
 
-    /** As above; {@code transposed} false keeps the original's [out, in] layout (the MoE's shared expert). */
-    static Init sharedWeight(String weightName, int out, int in, double dequantStd, double chanCv,
-                             boolean scaleTensor, boolean transposed) {
-        String rule = "gen_shared_weight([" + out + ", " + in + "], dequant_std=" + dequantStd + ", chan_cv=" + chanCv
-                + "): W = N·exp(" + chanCv + "·N_row), FP8-e4m3 on 128x128 blocks with scale 2^ceil(log2(amax/448)),"
-                + " per output row int8 (s = amax/127), scales ·" + dequantStd + "/std(q·s)"
-                + (scaleTensor || !transposed ? "" : "; stored transposed [" + in + ", " + out + "]");
-        return new Init.Custom(rule, (t, c) -> {
-            Init.RandomSource r = c.stream(weightName);
-            double[] w = new double[Math.multiplyExact(out, in)];
-            for (int o = 0; o < out; o++) {
-                double f = Math.exp(chanCv * r.normal());
-                for (int k = 0; k < in; k++) {
-                    w[o * in + k] = r.normal() * f;
-                }
+    /** One shared-expert style weight: its int8 codes {@link #codes()} and fp32 scales {@link #scales()}. */
+    static final class SharedWeight {
+        private static final int BLK = 128;
+        private final String name;
+        private final int out;
+        private final int in;
+        private final double dequantStd;
+        private final double chanCv;
+        private final boolean transposed;
+        private final ScaleCache cache;
+
+        private SharedWeight(String name, int out, int in, double dequantStd, double chanCv, boolean transposed) {
+            if (out <= 0 || in <= 0) {
+                throw new IllegalArgumentException(name + ": shared weight needs positive dims, got [" + out + ", "
+                        + in + "]");
             }
-            int blk = 128;
-            for (int bo = 0; bo < out; bo += blk) {
-                for (int bk = 0; bk < in; bk += blk) {
+            this.name = name;
+            this.out = out;
+            this.in = in;
+            this.dequantStd = dequantStd;
+            this.chanCv = chanCv;
+            this.transposed = transposed;
+            this.cache = new ScaleCache(name, "shared " + name + " [" + out + ", " + in + "] std=" + dequantStd
+                    + " cv=" + chanCv, this::pass);
+        }
+
+        Init codes() {
+            return new Init.Custom(rule(false), (t, c) -> {
+                if (t.numel() != (long) out * in) {
+                    throw new IllegalArgumentException(name + ": the codes need " + out + "x" + in
+                            + " elements, target " + t);
+                }
+                cache.codes(c, t);
+            });
+        }
+
+        Init scales() {
+            return new Init.Custom(rule(true), (t, c) -> cache.store(t, cache.scales(c)));
+        }
+
+        private String rule(boolean scaleTensor) {
+            return "gen_shared_weight([" + out + ", " + in + "], dequant_std=" + dequantStd + ", chan_cv=" + chanCv
+                    + "): W = N·exp(" + chanCv + "·N_row) (row o from stream " + name + "/o), FP8-e4m3 on 128x128 "
+                    + "blocks with scale 2^ceil(log2(amax/448)), per output row int8 (s = amax/127), scales ·"
+                    + dequantStd + "/std(q·s)" + (scaleTensor ? " [scales]" : transposed
+                    ? " [codes, stored transposed [" + in + ", " + out + "]]" : " [codes]");
+        }
+
+        private double[] pass(Init.Context c, Tensor target) {
+            int bands = (out + BLK - 1) / BLK;
+            byte[] q = target == null ? null : new byte[Math.multiplyExact(out, in)];
+            double[] scale = new double[out];
+            double[] sum = new double[bands];
+            double[] sumSq = new double[bands];
+            IntStream.range(0, bands).parallel().forEach(band -> {
+                int o0 = band * BLK;
+                int o1 = Math.min(out, o0 + BLK);
+                double[] w = new double[(o1 - o0) * in];
+                for (int o = o0; o < o1; o++) {
+                    Init.RandomSource r = c.stream(name + "/" + o);
+                    double f = StrictMath.exp(chanCv * r.normal());
+                    int base = (o - o0) * in;
+                    for (int k = 0; k < in; k++) {
+                        w[base + k] = r.normal() * f;
+                    }
+                }
+                for (int bk = 0; bk < in; bk += BLK) {
+                    int k1 = Math.min(in, bk + BLK);
                     double amax = 0;
-                    for (int o = bo; o < Math.min(out, bo + blk); o++) {
-                        for (int k = bk; k < Math.min(in, bk + blk); k++) {
+                    for (int o = 0; o < o1 - o0; o++) {
+                        for (int k = bk; k < k1; k++) {
                             amax = Math.max(amax, Math.abs(w[o * in + k]));
                         }
                     }
-                    double s = Math.pow(2, Math.ceil(Math.log(Math.max(amax / 448.0, 1e-20)) / Math.log(2)));
-                    for (int o = bo; o < Math.min(out, bo + blk); o++) {
-                        for (int k = bk; k < Math.min(in, bk + blk); k++) {
+                    double s = Dsv4Numerics.ceilPow2(Math.max(amax / 448.0, 1e-20));
+                    for (int o = 0; o < o1 - o0; o++) {
+                        for (int k = bk; k < k1; k++) {
                             w[o * in + k] = Dsv4Numerics.fp8e4m3(w[o * in + k] / s) * s;
                         }
                     }
                 }
-            }
-            int[] q = new int[w.length];
-            double[] scale = new double[out];
-            double sum = 0;
-            double sumSq = 0;
-            for (int o = 0; o < out; o++) {
-                double amax = Dsv4Numerics.AMAX_EPS;
-                for (int k = 0; k < in; k++) {
-                    amax = Math.max(amax, Math.abs(w[o * in + k]));
-                }
-                scale[o] = (float) (amax / Dsv4Numerics.INT8_MAX);
-                for (int k = 0; k < in; k++) {
-                    q[o * in + k] = Dsv4Numerics.i8q(w[o * in + k] / scale[o]);
-                    double deq = q[o * in + k] * scale[o];
-                    sum += deq;
-                    sumSq += deq * deq;
-                }
-            }
-            double n = w.length;
-            double std = Math.sqrt((sumSq - sum * sum / n) / (n - 1));
-            if (scaleTensor) {
-                for (int o = 0; o < out; o++) {
-                    t.setDouble(o, scale[o] * (dequantStd / std));
-                }
-            } else if (transposed) {
-                for (int k = 0; k < in; k++) {
-                    for (int o = 0; o < out; o++) {
-                        t.setDouble((long) k * out + o, q[o * in + k]);
+                double bs = 0;
+                double bss = 0;
+                for (int o = o0; o < o1; o++) {
+                    int base = (o - o0) * in;
+                    double amax = Dsv4Numerics.AMAX_EPS;
+                    for (int k = 0; k < in; k++) {
+                        amax = Math.max(amax, Math.abs(w[base + k]));
+                    }
+                    double so = (float) (amax / Dsv4Numerics.INT8_MAX);
+                    scale[o] = so;
+                    for (int k = 0; k < in; k++) {
+                        int v = Dsv4Numerics.i8q(w[base + k] / so);
+                        if (q != null) {
+                            q[o * in + k] = (byte) v;
+                        }
+                        double deq = v * so;
+                        bs += deq;
+                        bss += deq * deq;
                     }
                 }
-            } else {
-                for (int i = 0; i < q.length; i++) {
-                    t.setDouble(i, q[i]);
-                }
+                sum[band] = bs;
+                sumSq[band] = bss;
+            });
+            double total = 0;
+            double totalSq = 0;
+            for (int b = 0; b < bands; b++) {
+                total += sum[b];
+                totalSq += sumSq[b];
             }
-        });
+            double n = (double) out * in;
+            double std = Math.sqrt((totalSq - total * total / n) / (n - 1));
+            for (int o = 0; o < out; o++) {
+                scale[o] *= dequantStd / std;
+            }
+            if (q != null) {
+                byte[] stored = transposed ? Dsv4Matmul.transpose(q, out, in) : q;
+                Arrays32.store(target, 0, stored, stored.length);
+            }
+            return scale;
+        }
     }
 
     /** RoPE table {@code [MAX_SEQ_LEN, dim]} = concat(half, half) of cos or sin, stored bf16. */

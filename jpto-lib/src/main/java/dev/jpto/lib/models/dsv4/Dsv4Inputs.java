@@ -3,6 +3,7 @@ package dev.jpto.lib.models.dsv4;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.gen.Generators;
 import dev.jpto.lib.gen.SplitMix64;
+import dev.jpto.lib.gen.Ziggurat;
 
 import java.lang.foreign.Arena;
 import java.util.LinkedHashMap;
@@ -11,7 +12,9 @@ import java.util.Map;
 /**
  * Materialises a {@link Dsv4Signature}'s inputs: plain distributions through the library's seeded generators
  * ({@link Generators}), the DSv4-specific rules ({@link Init.Custom}, {@link Init.Values}) here, drawing from the
- * same per-tensor streams ({@link SplitMix64#stream(long, String)}), elements in C order.
+ * same per-tensor streams ({@link SplitMix64#stream(long, String)}), elements in C order. The custom rules' random
+ * primitives: uniform is {@code nextDouble}; normal: ziggurat on the tensor's stream ({@link Ziggurat}; plain
+ * {@code normal} distributions keep the generators' Box–Muller).
  */
 public final class Dsv4Inputs {
     private Dsv4Inputs() {
@@ -81,7 +84,11 @@ public final class Dsv4Inputs {
         }
     }
 
-    /** The generators' per-tensor stream: uniform doubles, normals by Box–Muller (one of each pair used). */
+    /**
+     * The generators' per-tensor stream {@code SplitMix64.stream(seed, tensorName)}: uniform = nextDouble; normal:
+     * ziggurat on the tensor's stream ({@link Ziggurat#normal}, bit-reproducible and a fraction of Box–Muller's
+     * cost, which the weight rules' billions of draws at the pro preset need).
+     */
     static Init.RandomSource source(long seed, String tensorName) {
         SplitMix64 r = SplitMix64.stream(seed, tensorName);
         return new Init.RandomSource() {
@@ -92,9 +99,7 @@ public final class Dsv4Inputs {
 
             @Override
             public double normal() {
-                double u1 = r.nextDoubleOpenClosed();
-                double u2 = r.nextDouble();
-                return StrictMath.sqrt(-2 * StrictMath.log(u1)) * StrictMath.cos(2 * StrictMath.PI * u2);
+                return Ziggurat.normal(r);
             }
         };
     }

@@ -41,4 +41,11 @@ public final class Dsv4Numerics {
         double r = Math.min(448.0, Math.rint(a / quantum) * quantum);
         return Math.copySign(r, x);
     }
+
+    /** 2^ceil(log2(y)) exactly, for a positive normal double y (a grid scale; log/pow could miss at powers of 2). */
+    public static double ceilPow2(double y) {
+        int e = Math.getExponent(y);
+        double p = Math.scalb(1.0, e);
+        return p == y ? p : 2 * p;
+    }
 }

@@ -122,10 +122,9 @@ public record Dsv4Signature(Dsv4Program program, Dsv4Preset preset, List<TensorS
                 p.csaStateMaxBlocks());
         b.in("hadamard_idx", DType.BF16, Dsv4Fills.hadamard(ihd), ihd, ihd);
         int idxOut = m.idxNHeads() * ihd;
-        b.in("idx_wq_b", DType.INT8, Dsv4Fills.sharedWeight("idx_wq_b", idxOut, m.qLora(), 0.108, 0.56, false),
-                m.qLora(), idxOut);
-        b.in("idx_wq_b_scale", DType.FP32,
-                Dsv4Fills.sharedWeight("idx_wq_b", idxOut, m.qLora(), 0.108, 0.56, true), idxOut);
+        Dsv4Fills.SharedWeight idxWqB = Dsv4Fills.sharedWeight("idx_wq_b", idxOut, m.qLora(), 0.108, 0.56, true);
+        b.in("idx_wq_b", DType.INT8, idxWqB.codes(), m.qLora(), idxOut);
+        b.in("idx_wq_b_scale", DType.FP32, idxWqB.scales(), idxOut);
         b.in("idx_weights_proj", DType.BF16, Init.normal(0, 0.2313), d, m.idxNHeads());
         b.in("inner_wkv", DType.BF16, Init.normal(0, 0.0293), 2 * ihd, d);
         b.in("inner_wgate", DType.BF16, Init.normal(0, 0.0512), 2 * ihd, d);

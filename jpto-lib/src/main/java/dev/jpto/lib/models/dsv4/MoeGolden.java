@@ -1,6 +1,9 @@
 package dev.jpto.lib.models.dsv4;
 
+import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -37,11 +40,68 @@ public final class MoeGolden {
         for (Map<String, Tensor> prm : params) {
             shards.add(Shard.of(prm, moe));
         }
+        List<Gate> gates = new ArrayList<>();
+        for (int r = 0; r < ranks; r++) {
+            gates.add(gate(p, moe, xHc.get(r), params.get(r)));
+        }
+        List<float[]> routed = routed(p, moe, gates, shards);
         List<float[]> out = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
-            out.add(rank(p, moe, xHc.get(r), params.get(r), shards));
+            out.add(rank(p, moe, xHc.get(r), params.get(r), shards.get(0), gates.get(r), routed.get(r)));
         }
         return out;
+    }
+
+    /**
+     * Every route of every rank, [T, topk, D] per rank: routes are grouped by expert across all ranks so each
+     * expert's weights are read (and transposed) once; each row's result depends only on its own row, so the
+     * grouping does not change a bit.
+     */
+    private static List<float[]> routed(Dsv4Preset p, Dsv4Moe moe, List<Gate> gates, List<Shard> shards) {
+        int t = p.t();
+        int d = p.dims().d();
+        int k = moe.topk();
+        List<float[]> routed = new ArrayList<>();
+        for (int r = 0; r < gates.size(); r++) {
+            routed.add(new float[t * k * d]);
+        }
+        int[] count = new int[moe.nExperts()];
+        for (Gate g : gates) {
+            for (int e : g.indices()) {
+                count[e]++;
+            }
+        }
+        for (int e = 0; e < moe.nExperts(); e++) {
+            int n = count[e];
+            if (n == 0) {
+                continue;
+            }
+            byte[] x = new byte[n * d];
+            float[] xs = new float[n];
+            float[] w = new float[n];
+            int[] rankOf = new int[n];
+            int[] routeOf = new int[n];
+            int i = 0;
+            for (int r = 0; r < gates.size(); r++) {
+                Gate g = gates.get(r);
+                for (int route = 0; route < t * k; route++) {
+                    if (g.indices()[route] == e) {
+                        int row = route / k;
+                        System.arraycopy(g.xI8(), row * d, x, i * d, d);
+                        xs[i] = g.xScale()[row];
+                        w[i] = g.weights()[route];
+                        rankOf[i] = r;
+                        routeOf[i] = route;
+                        i++;
+                    }
+                }
+            }
+            float[] y = swiglu(x, xs, w, n, d, shards.get(e / moe.nLocal()), e % moe.nLocal(), moe, allRows(n));
+            for (int j = 0; j < n; j++) {
+                System.arraycopy(y, j * d, routed.get(rankOf[j]), routeOf[j] * d, d);
+            }
+        }
+        return routed;
     }
 
     /** {@link #run} on tensors: rank r's x_next into {@code out.get(r)}. */
@@ -63,38 +123,14 @@ public final class MoeGolden {
         Arrays32.store(out, run(p, moe, List.of(Arrays32.floats(in.get("x_hc"))), List.of(in)).getFirst());
     }
 
-    private static float[] rank(Dsv4Preset p, Dsv4Moe moe, float[] x, Map<String, Tensor> prm, List<Shard> shards) {
+    private static float[] rank(Dsv4Preset p, Dsv4Moe moe, float[] x, Map<String, Tensor> prm, Shard any, Gate g,
+                                float[] routed) {
         Dsv4Dims m = p.dims();
         int t = p.t();
         int d = m.d();
         int k = moe.topk();
-        Gate g = gate(p, moe, x, prm);
-        Shard own = shards.get(0).shared(prm, moe);
+        Shard own = any.shared(prm, moe);
         float[] sh = swiglu(g.xI8(), g.xScale(), null, t, d, own, 0, moe, allRows(t));
-        float[] routed = new float[t * k * d];
-        // group routes by expert so each expert's weights are read once
-        for (int e = 0; e < moe.nExperts(); e++) {
-            List<Integer> routes = new ArrayList<>();
-            for (int i = 0; i < t * k; i++) {
-                if (g.indices()[i] == e) {
-                    routes.add(i);
-                }
-            }
-            if (routes.isEmpty()) {
-                continue;
-            }
-            int[] rows = new int[routes.size()];
-            float[] w = new float[routes.size()];
-            for (int i = 0; i < rows.length; i++) {
-                rows[i] = routes.get(i) / k;
-                w[i] = g.weights()[routes.get(i)];
-            }
-            float[] y = swiglu(g.xI8(), g.xScale(), w, rows.length, d, shards.get(e / moe.nLocal()),
-                    e % moe.nLocal(), moe, rows);
-            for (int i = 0; i < rows.length; i++) {
-                System.arraycopy(y, i * d, routed, routes.get(i) * d, d);
-            }
-        }
         float[] ffn = new float[t * d];
         for (int row = 0; row < t; row++) {
             for (int c = 0; c < d; c++) {
@@ -256,16 +292,18 @@ public final class MoeGolden {
             return transposed(w2, e, d, f);
         }
 
-        /** Expert e's [out, in] codes as [in, out]. */
+        /** Expert e's [out, in] codes as [in, out] (a bulk copy, then the parallel transpose). */
         private static byte[] transposed(Tensor w, int e, int out, int in) {
             long base = (long) e * out * in;
-            byte[] r = new byte[out * in];
-            for (int o = 0; o < out; o++) {
-                for (int i = 0; i < in; i++) {
-                    r[i * out + o] = (byte) w.getDouble(base + (long) o * in + i);
+            byte[] r = new byte[Math.multiplyExact(out, in)];
+            if (w.isContiguous() && w.dtype() == DType.INT8) {
+                MemorySegment.copy(w.buffer(), ValueLayout.JAVA_BYTE, w.offset() + base, r, 0, r.length);
+            } else {
+                for (int i = 0; i < r.length; i++) {
+                    r[i] = (byte) w.getDouble(base + i);
                 }
             }
-            return r;
+            return Dsv4Matmul.transpose(r, out, in);
         }
     }
 }

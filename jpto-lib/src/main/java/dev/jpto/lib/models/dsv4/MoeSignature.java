@@ -79,14 +79,16 @@ public final class MoeSignature {
     }
 
     private static void shared(List<TensorSpec> l, String name, int out, int in, double std, double cv) {
-        in(l, name, DType.INT8, Dsv4Fills.sharedWeight(name, out, in, std, cv, false, false), out, in);
-        in(l, name + "_scale", DType.FP32, Dsv4Fills.sharedWeight(name, out, in, std, cv, true, false), out);
+        Dsv4Fills.SharedWeight w = Dsv4Fills.sharedWeight(name, out, in, std, cv, false); // one pass for both
+        in(l, name, DType.INT8, w.codes(), out, in);
+        in(l, name + "_scale", DType.FP32, w.scales(), out);
     }
 
     private static void routed(List<TensorSpec> l, String name, int rank, int nl, int out, int in, double std) {
         String stream = name + "@r" + rank;
-        in(l, name, DType.INT8, MoeFills.routedWeight(stream, nl, out, in, std, false), nl, out, in);
-        in(l, name + "_scale", DType.FP32, MoeFills.routedWeight(stream, nl, out, in, std, true), nl, out);
+        MoeFills.RoutedWeight w = MoeFills.routedWeight(stream, nl, out, in, std); // one pass for codes and scales
+        in(l, name, DType.INT8, w.codes(), nl, out, in);
+        in(l, name + "_scale", DType.FP32, w.scales(), nl, out);
     }
 
     private static void in(List<TensorSpec> l, String name, DType dtype, Init init, long... shape) {
