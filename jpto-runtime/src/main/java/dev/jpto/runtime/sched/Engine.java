@@ -189,6 +189,15 @@ public final class Engine {
         return threads;
     }
 
+    /** Thread ids of the scheduler threads (for per-thread CPU accounting by benchmarks). */
+    public long[] workerThreadIds() {
+        long[] ids = new long[workers.length];
+        for (int t = 0; t < ids.length; t++) {
+            ids[t] = workers[t].threadId();
+        }
+        return ids;
+    }
+
     // ---- counters ---------------------------------------------------------------------------------------
 
     public void countSubmitted() {
