@@ -64,12 +64,13 @@ public final class RuntimeBenchmark {
     }
 
     /**
-     * One shape's figures, ns per task: medians of wall time and thread CPU time of each side, and the medians of
+     * One shape's figures, ns per task: medians of wall time and thread CPU time of each side (all its threads,
+     * and the calling thread's share: the orchestrator, or the thread building the futures), and the medians of
      * the per-pair ratios (with the interquartile range of the wall ratio, to show the noise).
      */
     public record Row(RuntimeWorkload.Shape shape, double jptoNsPerTask, double forkJoinNsPerTask, double ratio,
                       double ratioQ1, double ratioQ3, double jptoCpuNsPerTask, double forkJoinCpuNsPerTask,
-                      double cpuRatio) {
+                      double cpuRatio, double jptoCallerCpuNsPerTask, double forkJoinCallerCpuNsPerTask) {
     }
 
     public static List<Row> run(Options options) {
@@ -105,20 +106,26 @@ public final class RuntimeBenchmark {
         double[] fj = new double[o.runs()];
         double[] jptoCpu = new double[o.runs()];
         double[] fjCpu = new double[o.runs()];
+        double[] jptoCaller = new double[o.runs()];
+        double[] fjCaller = new double[o.runs()];
         long[] schedulers = null;
         for (int i = -o.warmups(); i < o.runs(); i++) {
             if (i == 0) {
                 schedulers = chip.schedulerThreadIds(); // stable from here: the config no longer changes
             }
             long c0 = i >= 0 ? cpu(mx, schedulers) : 0;
+            long o0 = mx.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             long executed = chip.run(w.orchestration(), config).tasksExecuted();
             long t1 = System.nanoTime();
+            long o1 = mx.getCurrentThreadCpuTime();
             long c1 = i >= 0 ? cpu(mx, schedulers) : 0;
             long f0 = i >= 0 ? cpu(mx, fjThreads) : 0;
+            long m0 = mx.getCurrentThreadCpuTime();
             long t2 = System.nanoTime();
             w.runForkJoin(pool);
             long t3 = System.nanoTime();
+            long m1 = mx.getCurrentThreadCpuTime();
             long f1 = i >= 0 ? cpu(mx, fjThreads) : 0;
             if (executed != w.tasks()) {
                 throw new IllegalStateException("the chip executed " + executed + " of " + w.tasks() + " tasks");
@@ -128,6 +135,8 @@ public final class RuntimeBenchmark {
                 fj[i] = (double) (t3 - t2) / w.tasks();
                 jptoCpu[i] = (double) (c1 - c0) / w.tasks();
                 fjCpu[i] = (double) (f1 - f0) / w.tasks();
+                jptoCaller[i] = (double) (o1 - o0) / w.tasks();
+                fjCaller[i] = (double) (m1 - m0) / w.tasks();
             }
         }
         double[] ratios = new double[o.runs()];
@@ -138,7 +147,7 @@ public final class RuntimeBenchmark {
         }
         return new Row(w.shape(), quantile(jpto, 0.5), quantile(fj, 0.5), quantile(ratios, 0.5),
                 quantile(ratios, 0.25), quantile(ratios, 0.75), quantile(jptoCpu, 0.5), quantile(fjCpu, 0.5),
-                quantile(cpuRatios, 0.5));
+                quantile(cpuRatios, 0.5), quantile(jptoCaller, 0.5), quantile(fjCaller, 0.5));
     }
 
     /** CPU time of the calling thread plus {@code threads} (a thread that ended counts no more). */
@@ -177,15 +186,17 @@ public final class RuntimeBenchmark {
         out.add(String.format(Locale.ROOT, "  threads: jpto 1 orchestrator + %d schedulers (aicpu_thread_num=%d);"
                 + " forkjoin 1 submitter + %d workers; %d CPUs", o.workers(), o.workers() + 1, o.workers(),
                 Runtime.getRuntime().availableProcessors()));
-        out.add("  wall: medians of each side, ratio = median of per-pair ratios [IQR]; cpu: thread CPU ns/task"
-                + " (caller + workers)");
-        out.add(String.format(Locale.ROOT, "  %-12s %14s %18s %8s %15s %13s %13s %9s", "shape", "jpto ns/task",
+        out.add("  wall: medians of each side, ratio = median of per-pair ratios [IQR]; cpu: thread CPU ns/task of"
+                + " caller + workers (caller's share)");
+        out.add(String.format(Locale.ROOT, "  %-12s %14s %18s %8s %15s %16s %16s %9s", "shape", "jpto ns/task",
                 "forkjoin ns/task", "ratio", "[IQR]", "jpto cpu", "forkjoin cpu", "cpu ratio"));
         for (Row r : rows) {
-            out.add(String.format(Locale.ROOT, "  %-12s %14.1f %18.1f %7.2fx %15s %13.1f %13.1f %8.2fx",
+            out.add(String.format(Locale.ROOT, "  %-12s %14.1f %18.1f %7.2fx %15s %16s %16s %8.2fx",
                     r.shape().name().toLowerCase(Locale.ROOT), r.jptoNsPerTask(), r.forkJoinNsPerTask(), r.ratio(),
-                    String.format(Locale.ROOT, "[%.2f-%.2f]", r.ratioQ1(), r.ratioQ3()), r.jptoCpuNsPerTask(),
-                    r.forkJoinCpuNsPerTask(), r.cpuRatio()));
+                    String.format(Locale.ROOT, "[%.2f-%.2f]", r.ratioQ1(), r.ratioQ3()),
+                    String.format(Locale.ROOT, "%.1f (%.1f)", r.jptoCpuNsPerTask(), r.jptoCallerCpuNsPerTask()),
+                    String.format(Locale.ROOT, "%.1f (%.1f)", r.forkJoinCpuNsPerTask(), r.forkJoinCallerCpuNsPerTask()),
+                    r.cpuRatio()));
         }
         return out;
     }

@@ -340,7 +340,11 @@ public final class Ring {
                 }
                 continue;
             }
-            LONGS.getAndSet(cursors, ADV_PENDING, 0L);
+            // Read first: a swap would take the mark's line exclusive on every advance, marked or not. Seeing 0 is
+            // enough: a mark set after this read is caught by the check after unlocking.
+            if ((long) LONGS.getVolatile(cursors, ADV_PENDING) != 0L) {
+                LONGS.getAndSet(cursors, ADV_PENDING, 0L);
+            }
             int last = lastTaskAlive();
             int cur = currentTaskIndex();
             while (last - cur < 0 && state(slotOf(last)) == CONSUMED) {
