@@ -476,6 +476,9 @@ public final class OrchestratorImpl implements Orchestrator {
 
     /** Stores a claimed edge: inline, or in the ring's fanin spill pool past the inline cap (spec b.5). */
     private void recordFanin(Ring ring, int slot, long raw, long edge) {
+        if ((edge & Ring.EDGE_RETAIN) != 0) {
+            ring.retainN[slot]++;
+        }
         if (ring.addFaninInline(slot, edge)) {
             return;
         }

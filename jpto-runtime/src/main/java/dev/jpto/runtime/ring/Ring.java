@@ -80,6 +80,8 @@ public final class Ring {
     public final long[][] fanins;
     /** All fanin edges of the slot's task, inline and spilled. */
     public final int[] faninN;
+    /** How many of them are RETAIN edges: a completion with none skips reading the edges. */
+    public final int[] retainN;
     /** Linear index of the task's first spilled edge in {@link #faninSpill}. */
     public final long[] spillStart;
     public final TaskBody[] body;
@@ -105,6 +107,7 @@ public final class Ring {
         this.depMark = new long[window];
         this.fanins = new long[window][];
         this.faninN = new int[window];
+        this.retainN = new int[window];
         this.spillStart = new long[window];
         this.body = new TaskBody[window];
         this.args = new Arg[window][];
@@ -164,6 +167,7 @@ public final class Ring {
         taskIdAt[slot] = rawId;
         fanoutHead[slot] = DepPool.NULL;
         faninN[slot] = 0;
+        retainN[slot] = 0;
         shared[b + FANOUT_COUNT] = SCOPE_BIT;
         shared[b + FANOUT_REFCOUNT] = 0;
         shared[b + FANIN_COUNT] = Integer.MAX_VALUE;
