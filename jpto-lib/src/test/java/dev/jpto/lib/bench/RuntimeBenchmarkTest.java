@@ -37,8 +37,8 @@ class RuntimeBenchmarkTest {
             assertThat(r.forkJoinNsPerTask()).isPositive();
             assertThat(r.jptoCpuNsPerTask()).isPositive();
             assertThat(r.forkJoinCpuNsPerTask()).isPositive();
-            assertThat(r.jptoCallerCpuNsPerTask()).isPositive().isLessThanOrEqualTo(r.jptoCpuNsPerTask());
-            assertThat(r.forkJoinCallerCpuNsPerTask()).isPositive().isLessThanOrEqualTo(r.forkJoinCpuNsPerTask());
+            assertThat(r.jptoSubmitCpuNsPerTask()).isPositive().isLessThanOrEqualTo(r.jptoCpuNsPerTask());
+            assertThat(r.forkJoinSubmitCpuNsPerTask()).isPositive().isLessThanOrEqualTo(r.forkJoinCpuNsPerTask());
             assertThat(r.ratioQ1()).isLessThanOrEqualTo(r.ratio());
             assertThat(r.ratio()).isLessThanOrEqualTo(r.ratioQ3());
         }
