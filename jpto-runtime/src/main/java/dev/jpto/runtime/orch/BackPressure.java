@@ -79,6 +79,7 @@ final class BackPressure {
                 }
                 idle();
             }
+            reclaimer.reclaim(r); // drops the retired tasks' references: a clean run leaves none behind
             tmap.cleanupRetired(r.id, r.lastTaskAlive()); // leaves the map empty for a cheap reset
         }
     }

@@ -301,9 +301,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (ring.kernel[slot] != kernelName) {
             ring.kernel[slot] = kernelName;
         }
-        if (ring.coreType[slot] != coreType) {
-            ring.coreType[slot] = coreType;
-        }
+        ring.setCoreType(slot, coreType);
         ring.scopeDepth[slot] = depth;
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimer.reclaimedUpTo(r)));
@@ -466,7 +464,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 pr.unlock(ps);
                 satisfied++;
             } else {
-                pr.fanoutHead[ps] = ring.deps.alloc(raw, pr.fanoutHead[ps]);
+                pr.setFanoutHead(ps, ring.deps.alloc(raw, pr.fanoutHead(ps)));
                 pr.unlock(ps);
             }
             recordFanin(ring, slot, raw, e);
@@ -477,7 +475,7 @@ public final class OrchestratorImpl implements Orchestrator {
     /** Stores a claimed edge: inline, or in the ring's fanin spill pool past the inline cap (spec b.5). */
     private void recordFanin(Ring ring, int slot, long raw, long edge) {
         if ((edge & Ring.EDGE_RETAIN) != 0) {
-            ring.retainN[slot]++;
+            ring.addRetain(slot);
         }
         if (ring.addFaninInline(slot, edge)) {
             return;

@@ -278,7 +278,7 @@ public final class Engine {
 
     private void enqueue(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
-        CoreType type = r.coreType[r.slotOf(raw)];
+        CoreType type = r.coreType(r.slotOf(raw));
         if (!ready[type.ordinal()].offer(raw)) {
             latch.latch(new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "ready queue of " + type
                     + " overflowed at capacity " + ready[type.ordinal()].capacity()
@@ -310,7 +310,7 @@ public final class Engine {
             Ring cr = rings[(int) (consumer >>> 32)];
             int cs = cr.slotOf(consumer);
             if (cr.addFanin(cs, 1)) {
-                if (mine == ReadyQueue.EMPTY && (runnable & 1 << cr.coreType[cs].ordinal()) != 0) {
+                if (mine == ReadyQueue.EMPTY && (runnable & 1 << cr.coreType(cs).ordinal()) != 0) {
                     mine = consumer;
                 } else {
                     enqueue(consumer);
@@ -324,7 +324,7 @@ public final class Engine {
         if (others > 0) {
             wakeUps.signal(others);
         }
-        int n = ring.retainN[slot] == 0 ? 0 : ring.faninN[slot];
+        int n = ring.retainCount(slot) == 0 ? 0 : ring.faninN[slot];
         for (int i = 0; i < n; i++) {
             long e = ring.faninEdge(slot, i);
             if ((e & Ring.EDGE_RETAIN) != 0) {
@@ -438,7 +438,7 @@ public final class Engine {
         if (stuck >= 0) {
             Ring ring = rings[(int) (stuck >>> 32)];
             int slot = ring.slotOf(stuck);
-            CoreType type = ring.coreType[slot];
+            CoreType type = ring.coreType(slot);
             sb.append(" stuck_task_id=").append(Diagnostics.taskName(stuck)).append(" kernel '")
                     .append(ring.kernel[slot]).append("' stuck_core=").append(type).append(stuckCore)
                     .append(" (scheduler thread ").append(stuckThread).append(')')

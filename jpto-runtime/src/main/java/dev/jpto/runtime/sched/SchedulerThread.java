@@ -144,7 +144,7 @@ public final class SchedulerThread implements Runnable {
     private long execute(long raw) {
         Ring ring = engine.rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
-        CoreType type = ring.coreType[slot];
+        CoreType type = ring.coreType(slot);
         int core;
         if (type == CoreType.AIC) {
             core = aicCores[nextAic];
