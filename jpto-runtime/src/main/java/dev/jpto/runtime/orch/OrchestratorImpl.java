@@ -295,9 +295,12 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.initSlot(slot, raw);
         ring.heapStart[slot] = heapOffset;
         ring.heapEnd[slot] = heapOffset + heapBytes;
-        ring.body[slot] = body;
         ring.args[slot] = args;
-        // Loops submit the same kernel into a slot again and again: skip the reference store (and its GC barrier).
+        // Loops submit the same kernel into a slot again and again: skip the reference stores (and their GC
+        // barriers, and taking the line a scheduler thread is reading for a neighbouring task).
+        if (ring.body[slot] != body) {
+            ring.body[slot] = body;
+        }
         if (ring.kernel[slot] != kernelName) {
             ring.kernel[slot] = kernelName;
         }

@@ -146,6 +146,21 @@ public final class Ring {
         VarHandle.releaseFence();
     }
 
+    /**
+     * End of a clean run: drops the kernel references of this run's tasks. Kept in their slots while the run
+     * goes on, so that a loop's next task with the same kernel need not store it again.
+     */
+    public void dropBodies() {
+        int next = tasks.nextLocal();
+        if (next < 0 || next >= window()) {
+            Arrays.fill(body, null);
+        } else {
+            for (int id = 0; id < next; id++) {
+                body[slotOf(id)] = null;
+            }
+        }
+    }
+
     public int window() {
         return mask + 1;
     }
