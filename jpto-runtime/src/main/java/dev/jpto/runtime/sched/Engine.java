@@ -265,7 +265,7 @@ public final class Engine {
     /** Whether a ready queue holds a task (racy: a hint for waking one more thread). */
     boolean readyBacklog() {
         for (ReadyQueue q : ready) {
-            if (q.size() > 0) {
+            if (q.nonEmptyHint()) {
                 return true;
             }
         }
