@@ -100,11 +100,15 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--runs", defaultValue = "15", description = "timed runs of each; the median is reported (default ${DEFAULT-VALUE})")
         int runs;
 
+        @Option(names = "--threads", defaultValue = "0", description = "aicpu_thread_num: 1 orchestrator + n-1 schedulers,"
+                + " and n-1 ForkJoinPool workers; 0 = platform default (default ${DEFAULT-VALUE})")
+        int threads;
+
         @Override
         public Integer call() {
             RuntimeBenchmark.Options options;
             try {
-                options = new RuntimeBenchmark.Options(Platform.parse(platform), tasks, block, warmups, runs);
+                options = new RuntimeBenchmark.Options(Platform.parse(platform), tasks, block, warmups, runs, threads);
                 if (tasks < 1 || block < 1 || tasks % block != 0) {
                     throw new IllegalArgumentException("--tasks must be a positive multiple of --block: tasks="
                             + tasks + " block=" + block + " (try --tasks 8192 --block 128)");

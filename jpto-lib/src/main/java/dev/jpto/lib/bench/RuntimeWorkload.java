@@ -106,6 +106,11 @@ public final class RuntimeWorkload {
 
     /** Runs the same DAG on {@code pool} with hand-wired CompletableFuture edges; returns when all are done. */
     public void runForkJoin(ForkJoinPool pool) {
+        startForkJoin(pool).join();
+    }
+
+    /** Builds and starts the ForkJoin DAG; the returned future completes when every task ran. */
+    public CompletableFuture<Void> startForkJoin(ForkJoinPool pool) {
         @SuppressWarnings({"unchecked", "rawtypes"})
         CompletableFuture<Void>[] f = new CompletableFuture[tasks];
         for (int i = 0; i < tasks; i++) {
@@ -116,6 +121,6 @@ public final class RuntimeWorkload {
                 default -> f[p[0]].runAfterBothAsync(f[p[1]], NOOP, pool);
             };
         }
-        CompletableFuture.allOf(f).join();
+        return CompletableFuture.allOf(f);
     }
 }

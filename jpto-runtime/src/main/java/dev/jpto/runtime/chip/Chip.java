@@ -161,6 +161,14 @@ public final class Chip implements AutoCloseable {
     }
 
     /**
+     * Thread ids of the scheduler threads of the last run (empty before the first): benchmarks read their CPU
+     * time. The threads live until the thread count or ring sizes change, or the chip closes.
+     */
+    public synchronized long[] schedulerThreadIds() {
+        return engine == null ? new long[0] : engine.workerThreadIds();
+    }
+
+    /**
      * Ring heap regions mapped right now by all chips of this process, and their bytes (address space, not RSS):
      * what a leak check counts, since every chip maps four and unmaps them on {@link #close()}.
      */

@@ -79,6 +79,8 @@ final class BackPressure {
                 }
                 idle();
             }
+            reclaimer.reclaim(r); // drops the retired tasks' arguments
+            r.dropBodies(); // and kernels: a clean run leaves no references behind
             tmap.cleanupRetired(r.id, r.lastTaskAlive()); // leaves the map empty for a cheap reset
         }
     }

@@ -295,15 +295,16 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.initSlot(slot, raw);
         ring.heapStart[slot] = heapOffset;
         ring.heapEnd[slot] = heapOffset + heapBytes;
-        ring.body[slot] = body;
         ring.args[slot] = args;
-        // Loops submit the same kernel into a slot again and again: skip the reference store (and its GC barrier).
+        // Loops submit the same kernel into a slot again and again: skip the reference stores (and their GC
+        // barriers, and taking the line a scheduler thread is reading for a neighbouring task).
+        if (ring.body[slot] != body) {
+            ring.body[slot] = body;
+        }
         if (ring.kernel[slot] != kernelName) {
             ring.kernel[slot] = kernelName;
         }
-        if (ring.coreType[slot] != coreType) {
-            ring.coreType[slot] = coreType;
-        }
+        ring.setCoreType(slot, coreType);
         ring.scopeDepth[slot] = depth;
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimer.reclaimedUpTo(r)));
@@ -488,7 +489,7 @@ public final class OrchestratorImpl implements Orchestrator {
                 pr.unlock(ps);
                 satisfied++;
             } else {
-                pr.fanoutHead[ps] = ring.deps.alloc(raw, pr.fanoutHead[ps]);
+                pr.setFanoutHead(ps, ring.deps.alloc(raw, pr.fanoutHead(ps)));
                 pr.unlock(ps);
             }
             recordFanin(ring, slot, raw, e);
@@ -498,6 +499,9 @@ public final class OrchestratorImpl implements Orchestrator {
 
     /** Stores a claimed edge: inline, or in the ring's fanin spill pool past the inline cap (spec b.5). */
     private void recordFanin(Ring ring, int slot, long raw, long edge) {
+        if ((edge & Ring.EDGE_RETAIN) != 0) {
+            ring.addRetain(slot);
+        }
         if (ring.addFaninInline(slot, edge)) {
             return;
         }

@@ -7,8 +7,9 @@ import java.util.Arrays;
 
 /**
  * Applies the scheduler's {@code last_task_alive} to the orchestrator-side allocators (spec b.3): heap tail
- * from the newest retired task's packed end, owner-map entries of retired outputs, fanin spill runs, and the
- * dep pool tail every {@value #DEP_POOL_CLEANUP_INTERVAL} tasks. Orchestrator thread only.
+ * from the newest retired task's packed end, owner-map entries of retired outputs, fanin spill runs, the
+ * retired slots' argument references, and the dep pool tail every
+ * {@value #DEP_POOL_CLEANUP_INTERVAL} tasks. Orchestrator thread only.
  */
 final class Reclaimer {
     /** {@code PTO2_DEP_POOL_CLEANUP_INTERVAL}. */
@@ -43,6 +44,7 @@ final class Reclaimer {
         }
         for (int id = prev; id != last; id++) {
             int s = ring.slotOf(id);
+            ring.args[s] = null; // let the arguments of a retired task go (kernels: at the end of the run)
             int spilled = ring.faninN[s] - Ring.FANIN_INLINE_CAP;
             if (spilled > 0) {
                 ring.faninSpill.reclaimTo(ring.spillStart[s] + spilled);

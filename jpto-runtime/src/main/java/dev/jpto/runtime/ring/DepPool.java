@@ -13,14 +13,16 @@ public final class DepPool extends LinearPool {
     private static final long LINEAR_MASK = (1L << RING_SHIFT) - 1;
 
     private final int ring;
-    private final long[] consumer;
-    private final long[] next;
+    /**
+     * Node {@code i} is {@code {consumer, next}} at {@code 2i, 2i + 1}: a completing scheduler reads both, right
+     * after the orchestrator wrote them, so they share one cache line instead of moving two.
+     */
+    private final long[] nodes;
 
     public DepPool(int ring, int capacity) {
         super("dep pool of ring " + ring, checked(capacity));
         this.ring = ring;
-        this.consumer = new long[capacity];
-        this.next = new long[capacity];
+        this.nodes = new long[Math.multiplyExact(2, capacity)];
     }
 
     private static int checked(int capacity) {
@@ -33,9 +35,9 @@ public final class DepPool extends LinearPool {
     /** Appends a node and returns its pointer; the caller checked {@link #hasSpace}. */
     public long alloc(long consumerTaskId, long nextPointer) {
         long linear = claim();
-        int idx = index(linear);
-        consumer[idx] = consumerTaskId;
-        next[idx] = nextPointer;
+        int idx = 2 * index(linear);
+        nodes[idx] = consumerTaskId;
+        nodes[idx + 1] = nextPointer;
         return ((long) ring << RING_SHIFT) | linear;
     }
 
@@ -44,10 +46,10 @@ public final class DepPool extends LinearPool {
     }
 
     public long consumerAt(long pointer) {
-        return consumer[index(pointer & LINEAR_MASK)];
+        return nodes[2 * index(pointer & LINEAR_MASK)];
     }
 
     public long nextAt(long pointer) {
-        return next[index(pointer & LINEAR_MASK)];
+        return nodes[2 * index(pointer & LINEAR_MASK) + 1];
     }
 }

@@ -20,8 +20,15 @@ import java.util.Arrays;
  *  int  3 FANOUT_REFCOUNT  released references                   (atomic add)
  *  int  4 FANIN_COUNT      wait edges + 1 guard                  (set before wiring)
  *  int  5 FANIN_REFCOUNT   satisfied edges + guard               (atomic add; ready when ≥ count)
+ *  int  6 FANOUT_HEAD      fanout list head, low and high word   (under LOCK)
+ *  int  8 RETAIN_N         RETAIN fanin edges                    (orchestrator, before the task is ready)
+ *  int  9 CORE_TYPE        CoreType ordinal                      (orchestrator, before the task is ready)
  * </pre>
- * Everything else per slot is written by the orchestrator before the task can become ready (the guard's
+ * The last three sit here rather than in arrays of their own because the worker reads them right after the
+ * orchestrator wrote them: in a per-field array, neighbouring slots share a line, so each task would move
+ * that line between the cores once more per field.
+ *
+ * <p>Everything else per slot is written by the orchestrator before the task can become ready (the guard's
  * atomic add publishes it) and read by the worker that runs or releases it.
  *
  * <p>The ring cursors {@code current_task_index} (orchestrator) and {@code last_task_alive} (scheduler) sit
@@ -47,6 +54,10 @@ public final class Ring {
     private static final int FANOUT_REFCOUNT = 3;
     private static final int FANIN_COUNT = 4;
     private static final int FANIN_REFCOUNT = 5;
+    private static final int FANOUT_HEAD = 6;
+    private static final int RETAIN_N = 8;
+    private static final int CORE_TYPE = 9;
+    private static final CoreType[] CORE_TYPES = CoreType.values();
 
     private static final int CUR = 7;
     private static final int LAST = 15;
@@ -69,8 +80,6 @@ public final class Ring {
 
     /** Raw id of the task that currently owns each slot (orchestrator-owned). */
     public final long[] taskIdAt;
-    /** Head of the fanout list (a {@link DepPool} pointer), under the slot lock. */
-    public final long[] fanoutHead;
     public final long[] heapStart;
     /** {@code packed_buffer_end}: the heap offset just past this task's outputs. */
     public final long[] heapEnd;
@@ -86,7 +95,6 @@ public final class Ring {
     public final Arg[][] args;
     public final Tensor[][] outputs;
     public final String[] kernel;
-    public final CoreType[] coreType;
     public final int[] scopeDepth;
 
     public Ring(int id, int window, long heapBytes, int depPool, NativeRegion region) {
@@ -99,7 +107,6 @@ public final class Ring {
         this.mask = window - 1;
         this.shared = new int[window * STRIDE];
         this.taskIdAt = new long[window];
-        this.fanoutHead = new long[window];
         this.heapStart = new long[window];
         this.heapEnd = new long[window];
         this.depMark = new long[window];
@@ -110,7 +117,6 @@ public final class Ring {
         this.args = new Arg[window][];
         this.outputs = new Tensor[window][];
         this.kernel = new String[window];
-        this.coreType = new CoreType[window];
         this.scopeDepth = new int[window];
         reset(true);
     }
@@ -140,6 +146,21 @@ public final class Ring {
         VarHandle.releaseFence();
     }
 
+    /**
+     * End of a clean run: drops the kernel references of this run's tasks. Kept in their slots while the run
+     * goes on, so that a loop's next task with the same kernel need not store it again.
+     */
+    public void dropBodies() {
+        int next = tasks.nextLocal();
+        if (next < 0 || next >= window()) {
+            Arrays.fill(body, null);
+        } else {
+            for (int id = 0; id < next; id++) {
+                body[slotOf(id)] = null;
+            }
+        }
+    }
+
     public int window() {
         return mask + 1;
     }
@@ -162,8 +183,9 @@ public final class Ring {
     public void initSlot(int slot, long rawId) {
         int b = slot * STRIDE;
         taskIdAt[slot] = rawId;
-        fanoutHead[slot] = DepPool.NULL;
+        setFanoutHead(slot, DepPool.NULL);
         faninN[slot] = 0;
+        shared[b + RETAIN_N] = 0;
         shared[b + FANOUT_COUNT] = SCOPE_BIT;
         shared[b + FANOUT_REFCOUNT] = 0;
         shared[b + FANIN_COUNT] = Integer.MAX_VALUE;
@@ -192,7 +214,38 @@ public final class Ring {
     public long markCompletedLocked(int slot) {
         // Volatile: pairs with releaseFanout + stateVolatile in a scope release that skips the lock.
         INTS.setVolatile(shared, slot * STRIDE + STATE, COMPLETED);
-        return fanoutHead[slot];
+        return fanoutHead(slot);
+    }
+
+    /** Head of the fanout list (a {@link DepPool} pointer): under the slot lock, or before the slot is shared. */
+    public long fanoutHead(int slot) {
+        int b = slot * STRIDE + FANOUT_HEAD;
+        return (long) shared[b + 1] << 32 | (shared[b] & 0xFFFF_FFFFL);
+    }
+
+    public void setFanoutHead(int slot, long ptr) {
+        int b = slot * STRIDE + FANOUT_HEAD;
+        shared[b] = (int) ptr;
+        shared[b + 1] = (int) (ptr >>> 32);
+    }
+
+    /** Orchestrator, while wiring: the task retains one more producer (a RETAIN fanin edge). */
+    public void addRetain(int slot) {
+        shared[slot * STRIDE + RETAIN_N]++;
+    }
+
+    /** RETAIN fanin edges of the slot's task; read by its completion (published with the task). */
+    public int retainCount(int slot) {
+        return shared[slot * STRIDE + RETAIN_N];
+    }
+
+    /** Orchestrator, before the task can become ready. */
+    public void setCoreType(int slot, CoreType type) {
+        shared[slot * STRIDE + CORE_TYPE] = type.ordinal();
+    }
+
+    public CoreType coreType(int slot) {
+        return CORE_TYPES[shared[slot * STRIDE + CORE_TYPE]];
     }
 
     /** Under lock: one more claimed consumer reference. */
@@ -340,13 +393,16 @@ public final class Ring {
                 }
                 continue;
             }
-            LONGS.getAndSet(cursors, ADV_PENDING, 0L);
+            // Read first: a swap would take the mark's line exclusive on every advance, marked or not. Seeing 0 is
+            // enough: a mark set after this read is caught by the check after unlocking.
+            if ((long) LONGS.getVolatile(cursors, ADV_PENDING) != 0L) {
+                LONGS.getAndSet(cursors, ADV_PENDING, 0L);
+            }
             int last = lastTaskAlive();
             int cur = currentTaskIndex();
+            // The slots' references are dropped by the orchestrator when it reclaims them (Reclaimer): a store
+            // here would take lines of body/args that the orchestrator is writing for new tasks.
             while (last - cur < 0 && state(slotOf(last)) == CONSUMED) {
-                int s = slotOf(last);
-                body[s] = null;
-                args[s] = null;
                 last++;
             }
             // Release: the cleared slots and everything the consumed tasks did happen-before the new tail.

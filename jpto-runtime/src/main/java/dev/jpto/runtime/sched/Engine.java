@@ -20,8 +20,9 @@ import java.util.concurrent.locks.LockSupport;
 public final class Engine {
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
     private static final int SUBMITTED = 7;
-    private static final int COMPLETED = 23;
     private static final int RUNNING_STRIDE = 8;
+    /** Within a thread's {@link #running} line: its completed-task count (single writer, summed by readers). */
+    private static final int COMPLETED_BY = 2;
     private static final int END_RUN_YIELDS = 64;
 
     public final Platform platform;
@@ -30,7 +31,10 @@ public final class Engine {
     public final ErrorLatch latch = new ErrorLatch();
     public final ChipOptions options;
     private final long[] counters = new long[32];
-    /** Per scheduler thread: raw id of the running task (−1 idle) and its core, on separate lines. */
+    /**
+     * Per scheduler thread, one line each: raw id of the running task (−1 idle), its core, and the thread's count
+     * of completed tasks (a shared counter would bounce its line between the threads on every completion).
+     */
     private final long[] running;
     private final int threads;
     private volatile boolean stop;
@@ -72,9 +76,9 @@ public final class Engine {
             }
         }
         LONGS.setRelease(counters, SUBMITTED, 0L);
-        LONGS.setRelease(counters, COMPLETED, 0L);
         for (int t = 0; t < threads; t++) {
             setRunning(t, -1, -1);
+            LONGS.setRelease(running, t * RUNNING_STRIDE + COMPLETED_BY, 0L);
         }
         stop = false;
         orchDone = false;
@@ -189,6 +193,15 @@ public final class Engine {
         return threads;
     }
 
+    /** Thread ids of the scheduler threads (for per-thread CPU accounting by benchmarks). */
+    public long[] workerThreadIds() {
+        long[] ids = new long[workers.length];
+        for (int t = 0; t < ids.length; t++) {
+            ids[t] = workers[t].threadId();
+        }
+        return ids;
+    }
+
     // ---- counters ---------------------------------------------------------------------------------------
 
     public void countSubmitted() {
@@ -199,8 +212,16 @@ public final class Engine {
         return (long) LONGS.getAcquire(counters, SUBMITTED);
     }
 
+    /**
+     * Tasks completed so far. Each thread's count only grows, so the sum never exceeds the true total: equal to
+     * {@link #submitted} means every task completed.
+     */
     public long completed() {
-        return (long) LONGS.getAcquire(counters, COMPLETED);
+        long sum = 0;
+        for (int t = 0; t < threads; t++) {
+            sum += (long) LONGS.getAcquire(running, t * RUNNING_STRIDE + COMPLETED_BY);
+        }
+        return sum;
     }
 
     public boolean stopRequested() {
@@ -244,7 +265,7 @@ public final class Engine {
     /** Whether a ready queue holds a task (racy: a hint for waking one more thread). */
     boolean readyBacklog() {
         for (ReadyQueue q : ready) {
-            if (q.size() > 0) {
+            if (q.nonEmptyHint()) {
                 return true;
             }
         }
@@ -257,7 +278,7 @@ public final class Engine {
 
     private void enqueue(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
-        CoreType type = r.coreType[r.slotOf(raw)];
+        CoreType type = r.coreType(r.slotOf(raw));
         if (!ready[type.ordinal()].offer(raw)) {
             latch.latch(new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "ready queue of " + type
                     + " overflowed at capacity " + ready[type.ordinal()].capacity()
@@ -266,32 +287,44 @@ public final class Engine {
     }
 
     /**
-     * The task ran: mark COMPLETED, make its waiting consumers ready, release the producers it retained,
-     * test itself for CONSUMED (spec a.6 steps 1–3).
+     * The task ran on scheduler thread {@code thread}: mark COMPLETED, make its waiting consumers ready, release
+     * the producers it retained, test itself for CONSUMED (spec a.6 steps 1–3).
+     *
+     * <p>Returns one consumer it made ready whose core type is in {@code runnable} (bit per {@link CoreType}
+     * ordinal), not queued: the caller runs it next, as a work-stealing pool runs a continuation from its own
+     * queue. A chain then stays on one thread instead of bouncing through the shared queue to a spinning thread.
+     * Returns {@link ReadyQueue#EMPTY} if there is none.
      */
-    public void complete(long raw) {
+    public long complete(long raw, int thread, int runnable) {
         Ring ring = rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
         ring.lock(slot);
         long ptr = ring.markCompletedLocked(slot);
         ring.unlock(slot);
-        int madeReady = 0;
+        int queued = 0;
+        long mine = ReadyQueue.EMPTY;
         while (ptr != DepPool.NULL) {
             DepPool pool = rings[DepPool.ringOf(ptr)].deps;
             long consumer = pool.consumerAt(ptr);
             long next = pool.nextAt(ptr); // read before the consumer can run and its node be recycled
             Ring cr = rings[(int) (consumer >>> 32)];
-            if (cr.addFanin(cr.slotOf(consumer), 1)) {
-                enqueue(consumer);
-                madeReady++;
+            int cs = cr.slotOf(consumer);
+            if (cr.addFanin(cs, 1)) {
+                if (mine == ReadyQueue.EMPTY && (runnable & 1 << cr.coreType(cs).ordinal()) != 0) {
+                    mine = consumer;
+                } else {
+                    enqueue(consumer);
+                    queued++;
+                }
             }
             ptr = next;
         }
-        // This thread takes one of them next; parked threads are woken for the rest.
-        if (madeReady > 1) {
-            wakeUps.signal(madeReady - 1);
+        // This thread runs one ready task next (its own, or one it polls): parked threads are woken for the rest.
+        int others = mine == ReadyQueue.EMPTY ? queued - 1 : queued;
+        if (others > 0) {
+            wakeUps.signal(others);
         }
-        int n = ring.faninN[slot];
+        int n = ring.retainCount(slot) == 0 ? 0 : ring.faninN[slot];
         for (int i = 0; i < n; i++) {
             long e = ring.faninEdge(slot, i);
             if ((e & Ring.EDGE_RETAIN) != 0) {
@@ -299,7 +332,9 @@ public final class Engine {
             }
         }
         consumeIfDone(ring, slot);
-        LONGS.getAndAdd(counters, COMPLETED, 1L);
+        int c = thread * RUNNING_STRIDE + COMPLETED_BY;
+        LONGS.setRelease(running, c, (long) LONGS.getOpaque(running, c) + 1);
+        return mine;
     }
 
     /** One consumer reference of {@code raw} released. */
@@ -403,7 +438,7 @@ public final class Engine {
         if (stuck >= 0) {
             Ring ring = rings[(int) (stuck >>> 32)];
             int slot = ring.slotOf(stuck);
-            CoreType type = ring.coreType[slot];
+            CoreType type = ring.coreType(slot);
             sb.append(" stuck_task_id=").append(Diagnostics.taskName(stuck)).append(" kernel '")
                     .append(ring.kernel[slot]).append("' stuck_core=").append(type).append(stuckCore)
                     .append(" (scheduler thread ").append(stuckThread).append(')')

@@ -84,6 +84,15 @@ public final class ReadyQueue {
         }
     }
 
+    /**
+     * Whether the oldest cell holds an item (racy: a hint). Reads only the poll side: reading the tail here would
+     * take the pushers' line on every call.
+     */
+    public boolean nonEmptyHint() {
+        long pos = (long) LONGS.getVolatile(cursors, HEAD);
+        return (long) LONGS.getAcquire(seq, (int) pos & mask) == pos + 1;
+    }
+
     /** Approximate size, for diagnostics. */
     public long size() {
         return Math.max(0, (long) LONGS.getVolatile(cursors, TAIL) - (long) LONGS.getVolatile(cursors, HEAD));

@@ -28,6 +28,8 @@ public final class SchedulerThread implements Runnable {
     private int nextAiv;
     /** Only a thread with cores of both types may spin: the one spinner must be able to take any push. */
     private final boolean canSpin;
+    /** Core types this thread can run, one bit per {@link CoreType} ordinal. */
+    private final int runnable;
     private final Context ctx = new Context();
     private final Engine.Progress progress = new Engine.Progress();
 
@@ -37,6 +39,8 @@ public final class SchedulerThread implements Runnable {
         this.aicCores = own(engine.platform.aicCores(), index, threads);
         this.aivCores = own(engine.platform.aivCores(), index, threads);
         this.canSpin = aicCores.length > 0 && aivCores.length > 0;
+        this.runnable = (aicCores.length > 0 ? 1 << CoreType.AIC.ordinal() : 0)
+                | (aivCores.length > 0 ? 1 << CoreType.AIV.ordinal() : 0);
     }
 
     private static int[] own(int cores, int index, int threads) {
@@ -82,7 +86,7 @@ public final class SchedulerThread implements Runnable {
                 }
             }
             if (raw != ReadyQueue.EMPTY) {
-                execute(raw);
+                runFrom(raw);
                 continue;
             }
             wake.announcePark(index);
@@ -93,7 +97,7 @@ public final class SchedulerThread implements Runnable {
             }
             wake.parkDone(index);
             if (raw != ReadyQueue.EMPTY) {
-                execute(raw);
+                runFrom(raw);
                 continue;
             }
             if ((++parks & 15) == 0 && engine.stalled(progress)) {
@@ -128,10 +132,19 @@ public final class SchedulerThread implements Runnable {
         return cores.length == 0 ? ReadyQueue.EMPTY : engine.ready[type.ordinal()].poll();
     }
 
-    private void execute(long raw) {
+    /** Runs {@code raw}, then each consumer its completion hands to this thread (see {@link Engine#complete}). */
+    private void runFrom(long raw) {
+        long next = raw;
+        while (next != ReadyQueue.EMPTY && !engine.stopRequested() && !engine.latch.failed()) {
+            next = execute(next);
+        }
+    }
+
+    /** Runs one task; returns the consumer to run next, or EMPTY (also when the kernel failed). */
+    private long execute(long raw) {
         Ring ring = engine.rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
-        CoreType type = ring.coreType[slot];
+        CoreType type = ring.coreType(slot);
         int core;
         if (type == CoreType.AIC) {
             core = aicCores[nextAic];
@@ -161,12 +174,12 @@ public final class SchedulerThread implements Runnable {
                         + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[slot] + "' on " + type + " core " + core
                         + " (scheduler thread " + index + ") threw " + t + "; fix the kernel or its inputs", t));
             }
-            return;
+            return ReadyQueue.EMPTY;
         } finally {
             ctx.unbind();
         }
         engine.setRunning(index, -1, -1);
-        engine.complete(raw);
+        return engine.complete(raw, index, runnable);
     }
 
     /** The per-thread, reused task context. */

@@ -19,6 +19,16 @@ public final class Overlap {
     public static int check(int n, long storage,
                             long aOff, long[] aShape, long[] aStride, int aBase,
                             long bOff, long[] bShape, long[] bStride, int bBase) {
+        return check(n, storage, aOff, aShape, aBase, aStride, aBase, bOff, bShape, bBase, bStride, bBase);
+    }
+
+    /**
+     * {@link #check} with each view's shape and strides at their own base index: the TensorMap keeps an entry's
+     * shape and strides in one record array ({@code b*} arrays may be the same array).
+     */
+    public static int check(int n, long storage,
+                            long aOff, long[] aShape, int aBase, long[] aStride, int aStrideBase,
+                            long bOff, long[] bShape, int bBase, long[] bStride, int bStrideBase) {
         // 1-D element ranges first: disjoint ranges never overlap whatever the layout.
         long aLo = aOff, aHi = aOff, bLo = bOff, bHi = bOff;
         for (int d = 0; d < n; d++) {
@@ -26,7 +36,7 @@ public final class Overlap {
             if (ae == 0 || be == 0) {
                 return NO_OVERLAP;
             }
-            long as = (ae - 1) * aStride[aBase + d], bs = (be - 1) * bStride[bBase + d];
+            long as = (ae - 1) * aStride[aStrideBase + d], bs = (be - 1) * bStride[bStrideBase + d];
             if (as < 0) aLo += as; else aHi += as;
             if (bs < 0) bLo += bs; else bHi += bs;
         }
@@ -37,28 +47,28 @@ public final class Overlap {
             return OTHER;
         }
         for (int d = 0; d < n; d++) {
-            if (aStride[aBase + d] != bStride[bBase + d]) {
+            if (aStride[aStrideBase + d] != bStride[bStrideBase + d]) {
                 return OTHER;
             }
         }
-        if (aStride[aBase + n - 1] != 1) {
+        if (aStride[aStrideBase + n - 1] != 1) {
             return OTHER;
         }
         for (int d = 0; d < n - 1; d++) {
-            long outer = aStride[aBase + d], inner = aStride[aBase + d + 1];
+            long outer = aStride[aStrideBase + d], inner = aStride[aStrideBase + d + 1];
             if (inner <= 0 || outer <= 0 || outer % inner != 0) {
                 return OTHER;
             }
         }
-        long s0 = aStride[aBase];
+        long s0 = aStride[aStrideBase];
         if (s0 != 1 && storage % s0 != 0) {
             return OTHER;
         }
         boolean covers = true;
         long aRest = aOff, bRest = bOff;
         for (int d = 0; d < n; d++) {
-            long stride = aStride[aBase + d];
-            long ref = quot(d == 0 ? storage : aStride[aBase + d - 1], d == 0 ? s0 : stride);
+            long stride = aStride[aStrideBase + d];
+            long ref = quot(d == 0 ? storage : aStride[aStrideBase + d - 1], d == 0 ? s0 : stride);
             long aStart = quot(aRest, stride);
             long bStart = quot(bRest, stride);
             aRest -= aStart * stride;

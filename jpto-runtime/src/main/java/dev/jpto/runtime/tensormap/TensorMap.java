@@ -10,8 +10,11 @@ import java.util.Arrays;
  * An entry is valid while its producer has not retired ({@code local ≥ last_task_alive} of its ring);
  * lookups skip stale entries, and {@link #cleanupRetired} frees them in task order.
  *
- * <p>Structure of arrays, no allocation after construction. Entries are linked twice: into their bucket
- * chain and into the chain of their producer's (ring, slot), both doubly linked for O(1) removal.
+ * <p>No allocation after construction. Each entry is one record of {@value #ES} longs in {@link #ent} (array
+ * of structs): a bucket walk reads address, producer and next link from one cache line, and a match finds
+ * offset, rank, dtype and the first dimensions beside them, where separate arrays per field cost a cache line
+ * each. Entries are linked twice: into their bucket chain and into the chain of their producer's (ring, slot),
+ * both doubly linked for O(1) removal.
  */
 public final class TensorMap {
     public static final int POOL_SIZE = 65536;
@@ -28,18 +31,23 @@ public final class TensorMap {
         void producer(long producerId);
     }
 
+    /** Record layout: the fields a bucket walk reads first, then the match fields, links, shape, strides. */
+    private static final int ADDR = 0;
+    private static final int PRODUCER = 1;
+    private static final int B_NEXT = 2;
+    /** {@code ndims | dtype << 32}. */
+    private static final int META = 3;
+    private static final int OFFSET = 4;
+    private static final int B_PREV = 5;
+    private static final int T_NEXT = 6;
+    private static final int T_PREV = 7;
+    private static final int SHAPE = 8;
+    private static final int STRIDE = SHAPE + MAX_DIMS;
+    private static final int ES = STRIDE + MAX_DIMS;
+
     private final int capacity;
-    private final long[] addr;
-    private final long[] producer;
-    private final long[] offset;
-    private final int[] ndims;
-    private final int[] dtype;
-    private final long[] shape;
-    private final long[] stride;
-    private final int[] bNext;
-    private final int[] bPrev;
-    private final int[] tNext;
-    private final int[] tPrev;
+    /** Entry {@code e} occupies {@code ent[e * ES .. e * ES + ES)}; links are entry indices or {@link #NIL}. */
+    private final long[] ent;
     private final int[] bucketHead = new int[NUM_BUCKETS];
     private final int[][] taskHead;
     private final int[] freeStack;
@@ -53,8 +61,8 @@ public final class TensorMap {
     private final long[] lastCleanup = new long[4];
     private final int[] windowMask = new int[4];
 
-    private final long[] scratchShape = new long[MAX_DIMS];
-    private final long[] scratchStride = new long[MAX_DIMS];
+    /** The looked-up view: shape at 0, strides at {@code MAX_DIMS}. */
+    private final long[] scratch = new long[2 * MAX_DIMS];
 
     public TensorMap(int[] windows) {
         this(POOL_SIZE, windows);
@@ -63,17 +71,7 @@ public final class TensorMap {
     /** A pool of {@code capacity} entries (tests only; the runtime always uses {@link #POOL_SIZE}). */
     public TensorMap(int capacity, int[] windows) {
         this.capacity = capacity;
-        addr = new long[capacity];
-        producer = new long[capacity];
-        offset = new long[capacity];
-        ndims = new int[capacity];
-        dtype = new int[capacity];
-        shape = new long[capacity * MAX_DIMS];
-        stride = new long[capacity * MAX_DIMS];
-        bNext = new int[capacity];
-        bPrev = new int[capacity];
-        tNext = new int[capacity];
-        tPrev = new int[capacity];
+        ent = new long[Math.multiplyExact(capacity, ES)];
         freeStack = new int[capacity];
         taskHead = new int[windows.length][];
         for (int r = 0; r < windows.length; r++) {
@@ -160,8 +158,8 @@ public final class TensorMap {
             long raw = ((long) ring << 32) | id;
             int e = taskHead[ring][slot];
             while (e != NIL) {
-                int nx = tNext[e];
-                if (producer[e] == raw) {
+                int nx = (int) ent[e * ES + T_NEXT];
+                if (ent[e * ES + PRODUCER] == raw) {
                     remove(e);
                     freed++;
                 }
@@ -172,8 +170,7 @@ public final class TensorMap {
         return freed;
     }
 
-    private boolean valid(int e) {
-        long p = producer[e];
+    private boolean validProducer(long p) {
         return localOf(p) >= lastAlive[ringOf(p)];
     }
 
@@ -190,26 +187,29 @@ public final class TensorMap {
         int n = t.rank();
         int dt = t.dtype().ordinal();
         long stor = -1; // the view is copied to the scratch arrays at the first candidate only
+        long meta = n | (long) dt << 32;
         while (e != NIL) {
-            int nx = bNext[e];
-            if (addr[e] == a && valid(e)) {
+            int b = e * ES;
+            int nx = (int) ent[b + B_NEXT];
+            long p = ent[b + PRODUCER];
+            if (ent[b + ADDR] == a && validProducer(p)) {
                 int ov;
-                if (ndims[e] != n || dtype[e] != dt || n > MAX_DIMS) {
+                if (ent[b + META] != meta || n > MAX_DIMS) {
                     ov = Overlap.OTHER;
                 } else {
                     if (stor < 0) {
                         for (int d = 0; d < n; d++) {
-                            scratchShape[d] = t.shape(d);
-                            scratchStride[d] = t.stride(d);
+                            scratch[d] = t.shape(d);
+                            scratch[MAX_DIMS + d] = t.stride(d);
                         }
                         stor = t.buffer().byteSize() / t.dtype().byteSize();
                     }
-                    ov = Overlap.check(n, stor, t.offset(), scratchShape, scratchStride, 0,
-                            offset[e], shape, stride, e * MAX_DIMS);
+                    ov = Overlap.check(n, stor, t.offset(), scratch, 0, scratch, MAX_DIMS,
+                            ent[b + OFFSET], ent, b + SHAPE, ent, b + STRIDE);
                 }
                 if (ov != Overlap.NO_OVERLAP) {
                     lastOverlap = ov;
-                    sink.producer(producer[e]);
+                    sink.producer(p);
                     if (inout && ov == Overlap.COVERED) {
                         remove(e);
                     }
@@ -234,44 +234,51 @@ public final class TensorMap {
             throw new IllegalStateException("TensorMap pool exhausted without ensure_capacity: " + capacity);
         }
         long a = t.bufferAddress();
-        addr[e] = a;
-        producer[e] = producerId;
-        offset[e] = t.offset();
-        ndims[e] = t.rank();
-        dtype[e] = t.dtype().ordinal();
-        for (int d = 0; d < t.rank(); d++) {
-            shape[e * MAX_DIMS + d] = t.shape(d);
-            stride[e * MAX_DIMS + d] = t.stride(d);
+        int n = t.rank();
+        int base = e * ES;
+        ent[base + ADDR] = a;
+        ent[base + PRODUCER] = producerId;
+        ent[base + META] = n | (long) t.dtype().ordinal() << 32;
+        ent[base + OFFSET] = t.offset();
+        for (int d = 0; d < n; d++) {
+            ent[base + SHAPE + d] = t.shape(d);
+            ent[base + STRIDE + d] = t.stride(d);
         }
         int b = bucketOf(a);
-        bPrev[e] = NIL;
-        bNext[e] = bucketHead[b];
-        if (bucketHead[b] != NIL) {
-            bPrev[bucketHead[b]] = e;
+        int head = bucketHead[b];
+        ent[base + B_PREV] = NIL;
+        ent[base + B_NEXT] = head;
+        if (head != NIL) {
+            ent[head * ES + B_PREV] = e;
         }
         bucketHead[b] = e;
         int r = ringOf(producerId);
         int s = (int) localOf(producerId) & windowMask[r];
-        tPrev[e] = NIL;
-        tNext[e] = taskHead[r][s];
-        if (taskHead[r][s] != NIL) {
-            tPrev[taskHead[r][s]] = e;
+        int taskFirst = taskHead[r][s];
+        ent[base + T_PREV] = NIL;
+        ent[base + T_NEXT] = taskFirst;
+        if (taskFirst != NIL) {
+            ent[taskFirst * ES + T_PREV] = e;
         }
         taskHead[r][s] = e;
         highWater = Math.max(highWater, used());
     }
 
     private void remove(int e) {
-        int b = bucketOf(addr[e]);
-        if (bPrev[e] != NIL) bNext[bPrev[e]] = bNext[e]; else bucketHead[b] = bNext[e];
-        if (bNext[e] != NIL) bPrev[bNext[e]] = bPrev[e];
-        long p = producer[e];
+        int base = e * ES;
+        int bPrev = (int) ent[base + B_PREV];
+        int bNext = (int) ent[base + B_NEXT];
+        if (bPrev != NIL) ent[bPrev * ES + B_NEXT] = bNext; else bucketHead[bucketOf(ent[base + ADDR])] = bNext;
+        if (bNext != NIL) ent[bNext * ES + B_PREV] = bPrev;
+        long p = ent[base + PRODUCER];
         int r = ringOf(p);
         int s = (int) localOf(p) & windowMask[r];
-        if (tPrev[e] != NIL) tNext[tPrev[e]] = tNext[e]; else taskHead[r][s] = tNext[e];
-        if (tNext[e] != NIL) tPrev[tNext[e]] = tPrev[e];
-        producer[e] = -1;
-        addr[e] = 0;
+        int tPrev = (int) ent[base + T_PREV];
+        int tNext = (int) ent[base + T_NEXT];
+        if (tPrev != NIL) ent[tPrev * ES + T_NEXT] = tNext; else taskHead[r][s] = tNext;
+        if (tNext != NIL) ent[tNext * ES + T_PREV] = tPrev;
+        ent[base + PRODUCER] = -1;
+        ent[base + ADDR] = 0;
         freeStack[freeNum++] = e;
     }
 }
