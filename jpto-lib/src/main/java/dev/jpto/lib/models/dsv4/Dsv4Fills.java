@@ -180,17 +180,7 @@ final class Dsv4Fills {
                 sum[band] = bs;
                 sumSq[band] = bss;
             });
-            double total = 0;
-            double totalSq = 0;
-            for (int b = 0; b < bands; b++) {
-                total += sum[b];
-                totalSq += sumSq[b];
-            }
-            double n = (double) out * in;
-            double std = Math.sqrt((totalSq - total * total / n) / (n - 1));
-            for (int o = 0; o < out; o++) {
-                scale[o] *= dequantStd / std;
-            }
+            MoeFills.rescaleToStd(scale, sum, sumSq, (double) out * in, dequantStd);
             if (q != null) {
                 byte[] stored = transposed ? Dsv4Matmul.transpose(q, out, in) : q;
                 Arrays32.store(target, 0, stored, stored.length);

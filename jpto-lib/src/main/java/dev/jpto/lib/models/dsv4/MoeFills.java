@@ -132,17 +132,7 @@ final class MoeFills {
                     Arrays32.store(codes, (long) first * in, chunk, n);
                 }
             }
-            double total = 0;
-            double totalSq = 0;
-            for (int b = 0; b < blocks; b++) {
-                total += sum[b];
-                totalSq += sumSq[b];
-            }
-            double n = (double) rows * in;
-            double std = Math.sqrt((totalSq - total * total / n) / (n - 1));
-            for (int i = 0; i < rows; i++) {
-                scale[i] *= dequantStd / std;
-            }
+            rescaleToStd(scale, sum, sumSq, (double) rows * in, dequantStd);
             return scale;
         }
     }
@@ -217,5 +207,23 @@ final class MoeFills {
             }
         }
         return 7;
+    }
+
+    /**
+     * Multiplies every scale by {@code dequantStd / std}, std the sample std of the n dequantised values whose
+     * per-block sums and sums of squares are given; the blocks are added in order, so the result does not depend
+     * on how many threads filled them.
+     */
+    static void rescaleToStd(double[] scale, double[] sum, double[] sumSq, double n, double dequantStd) {
+        double total = 0;
+        double totalSq = 0;
+        for (int b = 0; b < sum.length; b++) {
+            total += sum[b];
+            totalSq += sumSq[b];
+        }
+        double std = Math.sqrt((totalSq - total * total / n) / (n - 1));
+        for (int i = 0; i < scale.length; i++) {
+            scale[i] *= dequantStd / std;
+        }
     }
 }

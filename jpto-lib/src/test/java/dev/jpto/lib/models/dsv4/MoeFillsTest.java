@@ -17,21 +17,11 @@ class MoeFillsTest {
     private static final double STD = 0.0108;
 
     private static Init.Context context(long seed) {
-        return new Init.Context() {
-            @Override
-            public Init.RandomSource stream(String tensorName) {
-                return Dsv4Inputs.source(seed, tensorName);
-            }
-
-            @Override
-            public Tensor tensor(String name) {
-                throw new AssertionError("unexpected read of " + name);
-            }
-        };
+        return FillContexts.context(seed);
     }
 
     private static void fill(Init init, Tensor t, long seed) {
-        ((Init.Custom) init).fill().fill(t, context(seed));
+        FillContexts.fill(init, t, seed);
     }
 
     private static Tensor codes(Arena a) {
