@@ -82,10 +82,7 @@ final class MoeKernels {
             KTile sq = kb.tile("sq", FP32, 8, 1);
             KTile num = kb.tile("num", FP32, 8, 1);
             KTile q8 = kb.tile("q8", INT8, 8, d);
-            kb.fill(acc, 0);
-            kb.forRange("c", 0, d, chunk, c -> kb.load(xc, x, 0, c).mul(xc, xc, xc).rowSum(part, xc)
-                    .add(acc, acc, part));
-            Tiles.finishRsqrt(kb, acc, d, b.m.eps());
+            Tiles.rowInvRms(kb, x, xc, part, acc, d, b.m.eps());
             kb.store(acc, oInv, 0, 0);
             kb.load(xs, x, 0, 0).load(wr, w, 0, 0).colBroadcast(Fn.Binary.MUL, xs, xs, wr).store(xs, oXg, 0, 0);
             Tiles.quantRows(kb, xs, y, amax, sq, num, q8);

@@ -110,10 +110,7 @@ public final class MtpKernels {
             KTile sq = kb.tile("sq", FP32, 8, 1);
             KTile num = kb.tile("num", FP32, 8, 1);
             KTile q8 = kb.tile("q8", INT8, 8, d);
-            kb.fill(acc, 0);
-            kb.forRange("c", 0, d, dc, c -> kb.load(xc, xt, 0, c).mul(xc, xc, xc).rowSum(part, xc)
-                    .add(acc, acc, part));
-            Tiles.finishRsqrt(kb, acc, d, b.m.eps());
+            Tiles.rowInvRms(kb, xt, xc, part, acc, d, b.m.eps());
             kb.load(xs, xt, 0, 0).rowBroadcast(Fn.Binary.MUL, xs, xs, acc).load(wr, wt, 0, 0)
                     .colBroadcast(Fn.Binary.MUL, xs, xs, wr).load(wr, st, 0, 0).colBroadcast(Fn.Binary.MUL, xs, xs, wr);
             Tiles.quantRows(kb, xs, y, amax, sq, num, q8);
@@ -216,10 +213,7 @@ public final class MtpKernels {
                     KTile acc = kb.tile("acc", FP32, 8, 1);
                     KTile xs = kb.tile("xs", FP32, 8, d);
                     KTile wr = kb.tile("wr", FP32, 1, d);
-                    kb.fill(acc, 0);
-                    kb.forRange("c", 0, d, dc, c -> kb.load(xc, x, 0, c).mul(xc, xc, xc).rowSum(part, xc)
-                            .add(acc, acc, part));
-                    Tiles.finishRsqrt(kb, acc, d, eps);
+                    Tiles.rowInvRms(kb, x, xc, part, acc, d, eps);
                     kb.load(xs, x, 0, 0).rowBroadcast(Fn.Binary.MUL, xs, xs, acc).load(wr, w, 0, 0)
                             .colBroadcast(Fn.Binary.MUL, xs, xs, wr).store(xs, ot, 0, 0);
                 });

@@ -119,6 +119,19 @@ final class Tiles {
         kb.mul(sq, a, a).rowSum(part, sq).add(acc, acc, part);
     }
 
+    /**
+     * {@code acc[R, 1] = (Σ_c x[r, c]² / d + eps)^-1/2} over the rows of tensor {@code x} [R, d], read in chunks
+     * of {@code xc}'s width ({@code part} [R, 1] is scratch): the RMSNorm factor of the DSv4 norm kernels.
+     */
+    static void rowInvRms(KernelBuilder kb, KTensor x, KTile xc, KTile part, KTile acc, int d, double eps) {
+        kb.fill(acc, 0);
+        kb.forRange("c", 0, d, xc.cols(), c -> {
+            kb.load(xc, x, 0, c);
+            addSquares(kb, acc, xc, xc, part);
+        });
+        finishRsqrt(kb, acc, d, eps);
+    }
+
     static void finishRsqrt(KernelBuilder kb, KTile acc, int n, double eps) {
         kb.muls(acc, acc, 1.0 / n).adds(acc, acc, eps).unary(Fn.Unary.RSQRT, acc, acc);
     }
