@@ -5,7 +5,9 @@ import dev.jpto.isa.engine.VectorEngine;
 import dev.jpto.lib.bench.CpuPeak;
 import dev.jpto.lib.bench.MatmulBenchmark;
 import dev.jpto.lib.bench.RuntimeBenchmark;
+import dev.jpto.lib.bench.RuntimeWorkload;
 import dev.jpto.runtime.Platform;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -104,11 +106,20 @@ public final class BenchCommand implements Runnable {
                 + " and n-1 ForkJoinPool workers; 0 = platform default (default ${DEFAULT-VALUE})")
         int threads;
 
+        @Option(names = "--warmup-seconds", defaultValue = "3", description = "warm up each shape at least this long,"
+                + " besides --warmups runs (default ${DEFAULT-VALUE}): the JIT needs 1-2 s on 2 cores")
+        double warmupSeconds;
+
+        @Option(names = "--shape", split = ",", description = "shapes to run: independent, chain, dag2 (default all)")
+        List<String> shapes = List.of();
+
         @Override
         public Integer call() {
             RuntimeBenchmark.Options options;
             try {
-                options = new RuntimeBenchmark.Options(Platform.parse(platform), tasks, block, warmups, runs, threads);
+                options = new RuntimeBenchmark.Options(Platform.parse(platform), tasks, block, warmups, runs, threads,
+                        shapes.isEmpty() ? List.of(RuntimeWorkload.Shape.values()) : shapes.stream().map(RuntimeTasks::shape).toList(),
+                        warmupSeconds);
                 if (tasks < 1 || block < 1 || tasks % block != 0) {
                     throw new IllegalArgumentException("--tasks must be a positive multiple of --block: tasks="
                             + tasks + " block=" + block + " (try --tasks 8192 --block 128)");
@@ -119,6 +130,15 @@ public final class BenchCommand implements Runnable {
             }
             RuntimeBenchmark.lines(options, RuntimeBenchmark.run(options)).forEach(spec.commandLine().getOut()::println);
             return 0;
+        }
+
+        private static RuntimeWorkload.Shape shape(String name) {
+            for (RuntimeWorkload.Shape s : RuntimeWorkload.Shape.values()) {
+                if (s.name().equalsIgnoreCase(name.trim())) {
+                    return s;
+                }
+            }
+            throw new IllegalArgumentException("--shape " + name + " is not a shape; use independent, chain or dag2");
         }
     }
 }

@@ -42,4 +42,19 @@ class BenchCommandTest {
         assertThat(run("bench", "matmul", "--dtype", "fp8", "--ghz", "2.6")).isEqualTo(JptoCommand.EXIT_USAGE);
         assertThat(err.toString()).contains("unknown dtype 'fp8'; valid:");
     }
+
+    @Test
+    void runtimeRunsOnlyTheNamedShapes() {
+        int code = run("bench", "runtime", "--shape", "chain", "--tasks", "256", "--block", "64", "--warmups", "1",
+                "--warmup-seconds", "0", "--runs", "2", "--threads", "2");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains(">= 1 warm-ups and >= 0.0 s per shape", "  chain ")
+                .doesNotContain("independent", "dag2");
+    }
+
+    @Test
+    void runtimeRejectsAnUnknownShapeNamingTheValidOnes() {
+        assertThat(run("bench", "runtime", "--shape", "tree")).isEqualTo(JptoCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--shape tree is not a shape; use independent, chain or dag2");
+    }
 }

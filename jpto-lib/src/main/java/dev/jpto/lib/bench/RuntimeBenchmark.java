@@ -37,8 +37,24 @@ public final class RuntimeBenchmark {
     }
 
     /** {@code threads} is {@code aicpu_thread_num}: 0 for the platform default, else ≥ 2. */
-    public record Options(Platform platform, int tasks, int block, int warmups, int runs, int threads) {
+    public record Options(Platform platform, int tasks, int block, int warmups, int runs, int threads,
+                          List<RuntimeWorkload.Shape> shapes, double warmupSeconds) {
+        /**
+         * Warm-up time per shape when none is given: on 2 cores the JIT reaches its steady code for the submit path
+         * only after one to two seconds of runs (ns/task still fell by a third after 10 warm-up runs).
+         */
+        public static final double DEFAULT_WARMUP_SECONDS = 3;
+
         public Options {
+            if (!(warmupSeconds >= 0 && warmupSeconds <= 600)) {
+                throw new IllegalArgumentException("warmupSeconds must be in [0, 600]: warmupSeconds=" + warmupSeconds
+                        + " (try " + DEFAULT_WARMUP_SECONDS + ")");
+            }
+            if (shapes.isEmpty()) {
+                throw new IllegalArgumentException("shapes must name at least one of "
+                        + Arrays.toString(RuntimeWorkload.Shape.values()).toLowerCase(Locale.ROOT));
+            }
+            shapes = List.copyOf(shapes);
             if (!platform.simulated()) {
                 throw new IllegalArgumentException("platform must be simulated: platform=" + platform.text()
                         + " (try " + platform.simulatedTwin().text() + ")");
@@ -51,6 +67,10 @@ public final class RuntimeBenchmark {
                 throw new IllegalArgumentException("threads (aicpu_thread_num) must be 0 (platform default) or 2..64:"
                         + " threads=" + threads + " (try 0)");
             }
+        }
+
+        public Options(Platform platform, int tasks, int block, int warmups, int runs, int threads) {
+            this(platform, tasks, block, warmups, runs, threads, List.of(RuntimeWorkload.Shape.values()), 0);
         }
 
         public Options(Platform platform, int tasks, int block, int warmups, int runs) {
@@ -93,7 +113,7 @@ public final class RuntimeBenchmark {
         try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(options.platform(), 0)) {
             ForkJoinPool pool = new ForkJoinPool(options.workers(), factory, null, false);
             try {
-                for (RuntimeWorkload.Shape shape : RuntimeWorkload.Shape.values()) {
+                for (RuntimeWorkload.Shape shape : options.shapes()) {
                     RuntimeWorkload w = new RuntimeWorkload(shape, options.tasks(), options.block(), 42, arena);
                     rows.add(measure(w, chip, config, pool, fjThreads, mx, options));
                 }
@@ -112,41 +132,40 @@ public final class RuntimeBenchmark {
         double[] fjCpu = new double[o.runs()];
         double[] jptoSubmit = new double[o.runs()];
         double[] fjSubmit = new double[o.runs()];
-        long[] schedulers = null;
         long[] submitCpu = new long[1];
         Orchestration timed = orch -> { // built once: no allocation per run
             long s0 = mx.getCurrentThreadCpuTime();
             w.orchestration().orchestrate(orch);
             submitCpu[0] = mx.getCurrentThreadCpuTime() - s0;
         };
-        for (int i = -o.warmups(); i < o.runs(); i++) {
-            if (i == 0) {
-                schedulers = chip.schedulerThreadIds(); // stable from here: the config no longer changes
-            }
-            long c0 = i >= 0 ? cpu(mx, schedulers) : 0;
+        // Warm-up: at least `warmups` pairs and at least `warmupSeconds` of them.
+        long warmUntil = System.nanoTime() + (long) (o.warmupSeconds() * 1e9);
+        for (int i = 0; i < o.warmups() || System.nanoTime() < warmUntil; i++) {
+            checkExecuted(w, chip.run(timed, config).tasksExecuted());
+            w.runForkJoin(pool);
+        }
+        long[] schedulers = chip.schedulerThreadIds(); // stable from here: the config no longer changes
+        for (int i = 0; i < o.runs(); i++) {
+            long c0 = cpu(mx, schedulers);
             long t0 = System.nanoTime();
             long executed = chip.run(timed, config).tasksExecuted();
             long t1 = System.nanoTime();
-            long c1 = i >= 0 ? cpu(mx, schedulers) : 0;
-            long f0 = i >= 0 ? cpu(mx, fjThreads) : 0;
+            long c1 = cpu(mx, schedulers);
+            long f0 = cpu(mx, fjThreads);
             long m0 = mx.getCurrentThreadCpuTime();
             long t2 = System.nanoTime();
             CompletableFuture<Void> all = w.startForkJoin(pool);
             long m1 = mx.getCurrentThreadCpuTime();
             all.join();
             long t3 = System.nanoTime();
-            long f1 = i >= 0 ? cpu(mx, fjThreads) : 0;
-            if (executed != w.tasks()) {
-                throw new IllegalStateException("the chip executed " + executed + " of " + w.tasks() + " tasks");
-            }
-            if (i >= 0) {
-                jpto[i] = (double) (t1 - t0) / w.tasks();
-                fj[i] = (double) (t3 - t2) / w.tasks();
-                jptoCpu[i] = (double) (c1 - c0) / w.tasks();
-                fjCpu[i] = (double) (f1 - f0) / w.tasks();
-                jptoSubmit[i] = (double) submitCpu[0] / w.tasks();
-                fjSubmit[i] = (double) (m1 - m0) / w.tasks();
-            }
+            long f1 = cpu(mx, fjThreads);
+            checkExecuted(w, executed);
+            jpto[i] = (double) (t1 - t0) / w.tasks();
+            fj[i] = (double) (t3 - t2) / w.tasks();
+            jptoCpu[i] = (double) (c1 - c0) / w.tasks();
+            fjCpu[i] = (double) (f1 - f0) / w.tasks();
+            jptoSubmit[i] = (double) submitCpu[0] / w.tasks();
+            fjSubmit[i] = (double) (m1 - m0) / w.tasks();
         }
         double[] ratios = new double[o.runs()];
         double[] cpuRatios = new double[o.runs()];
@@ -157,6 +176,12 @@ public final class RuntimeBenchmark {
         return new Row(w.shape(), quantile(jpto, 0.5), quantile(fj, 0.5), quantile(ratios, 0.5),
                 quantile(ratios, 0.25), quantile(ratios, 0.75), quantile(jptoCpu, 0.5), quantile(fjCpu, 0.5),
                 quantile(cpuRatios, 0.5), quantile(jptoSubmit, 0.5), quantile(fjSubmit, 0.5));
+    }
+
+    private static void checkExecuted(RuntimeWorkload w, long executed) {
+        if (executed != w.tasks()) {
+            throw new IllegalStateException("the chip executed " + executed + " of " + w.tasks() + " tasks");
+        }
     }
 
     /** CPU time of the calling thread plus {@code threads} (a thread that ended counts no more). */
@@ -190,8 +215,8 @@ public final class RuntimeBenchmark {
     public static List<String> lines(Options o, List<Row> rows) {
         List<String> out = new ArrayList<>();
         out.add(String.format(Locale.ROOT, "[BENCH] runtime %s: %d empty-kernel tasks in scopes of %d, %d paired runs"
-                + " after %d warm-ups; baseline ForkJoinPool+CompletableFuture with hand-wired edges",
-                o.platform().text(), o.tasks(), o.block(), o.runs(), o.warmups()));
+                + " after >= %d warm-ups and >= %.1f s per shape; baseline ForkJoinPool+CompletableFuture with hand-wired"
+                + " edges", o.platform().text(), o.tasks(), o.block(), o.runs(), o.warmups(), o.warmupSeconds()));
         out.add(String.format(Locale.ROOT, "  threads: jpto 1 orchestrator + %d schedulers (aicpu_thread_num=%d);"
                 + " forkjoin 1 submitter + %d workers; %d CPUs", o.workers(), o.workers() + 1, o.workers(),
                 Runtime.getRuntime().availableProcessors()));

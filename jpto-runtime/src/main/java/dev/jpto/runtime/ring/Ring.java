@@ -45,6 +45,7 @@ public final class Ring {
     public static final long EDGE_ID_MASK = (1L << 40) - 1;
     /** {@code PTO2_FANIN_INLINE_CAP}: fanin edges a slot holds itself; the rest spill to the {@link FaninPool}. */
     public static final int FANIN_INLINE_CAP = 64;
+    private static final int DENSE_FANINS = 4;
 
     private static final int STRIDE = 16;
     private static final int LOCK_SPINS = 32;
@@ -85,8 +86,13 @@ public final class Ring {
     public final long[] heapEnd;
     /** Dep pool top after wiring this task. */
     public final long[] depMark;
-    /** Inline fanin edges (producer id | edge flags), at most {@link #FANIN_INLINE_CAP} per slot. */
-    public final long[][] fanins;
+    /**
+     * Inline fanin edges (producer id | edge flags), at most {@link #FANIN_INLINE_CAP} per slot: the first
+     * {@value #DENSE_FANINS} of each slot side by side in one array (consecutive tasks write and read
+     * consecutive lines, which the hardware prefetches), the rest in a per-slot array that grows to its peak.
+     */
+    private final long[] denseFanins;
+    private final long[][] moreFanins;
     /** All fanin edges of the slot's task, inline and spilled. */
     public final int[] faninN;
     /** Linear index of the task's first spilled edge in {@link #faninSpill}. */
@@ -110,7 +116,8 @@ public final class Ring {
         this.heapStart = new long[window];
         this.heapEnd = new long[window];
         this.depMark = new long[window];
-        this.fanins = new long[window][];
+        this.denseFanins = new long[window * DENSE_FANINS];
+        this.moreFanins = new long[window][];
         this.faninN = new int[window];
         this.spillStart = new long[window];
         this.body = new TaskBody[window];
@@ -335,15 +342,20 @@ public final class Ring {
      */
     public boolean addFaninInline(int slot, long producerWithFlags) {
         int n = faninN[slot];
-        if (n >= FANIN_INLINE_CAP) {
+        if (n < DENSE_FANINS) {
+            denseFanins[slot * DENSE_FANINS + n] = producerWithFlags;
+        } else if (n < FANIN_INLINE_CAP) {
+            long[] a = moreFanins[slot];
+            int i = n - DENSE_FANINS;
+            if (a == null || i == a.length) {
+                a = a == null ? new long[8]
+                        : Arrays.copyOf(a, Math.min(FANIN_INLINE_CAP - DENSE_FANINS, a.length * 2));
+                moreFanins[slot] = a;
+            }
+            a[i] = producerWithFlags;
+        } else {
             return false;
         }
-        long[] a = fanins[slot];
-        if (a == null || n == a.length) {
-            a = a == null ? new long[8] : java.util.Arrays.copyOf(a, Math.min(FANIN_INLINE_CAP, a.length * 2));
-            fanins[slot] = a;
-        }
-        a[n] = producerWithFlags;
         faninN[slot] = n + 1;
         return true;
     }
@@ -358,7 +370,11 @@ public final class Ring {
 
     /** Fanin edge {@code i} of the task in {@code slot} (inline first, then its spilled run). */
     public long faninEdge(int slot, int i) {
-        return i < FANIN_INLINE_CAP ? fanins[slot][i] : faninSpill.get(spillStart[slot] + (i - FANIN_INLINE_CAP));
+        if (i < DENSE_FANINS) {
+            return denseFanins[slot * DENSE_FANINS + i];
+        }
+        return i < FANIN_INLINE_CAP ? moreFanins[slot][i - DENSE_FANINS]
+                : faninSpill.get(spillStart[slot] + (i - FANIN_INLINE_CAP));
     }
 
     // ---- cursors ----------------------------------------------------------------------------------------

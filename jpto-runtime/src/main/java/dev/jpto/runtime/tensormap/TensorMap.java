@@ -186,8 +186,10 @@ public final class TensorMap {
         }
         int n = t.rank();
         int dt = t.dtype().ordinal();
-        long stor = -1; // the view is copied to the scratch arrays at the first candidate only
+        boolean copied = false; // the view is copied to the scratch arrays at the first candidate only
+        long stor = -1; // and the buffer's element count computed at the first that is not the same view
         long meta = n | (long) dt << 32;
+        long off = t.offset();
         while (e != NIL) {
             int b = e * ES;
             int nx = (int) ent[b + B_NEXT];
@@ -197,15 +199,22 @@ public final class TensorMap {
                 if (ent[b + META] != meta || n > MAX_DIMS) {
                     ov = Overlap.OTHER;
                 } else {
-                    if (stor < 0) {
+                    if (!copied) {
+                        copied = true;
                         for (int d = 0; d < n; d++) {
                             scratch[d] = t.shape(d);
                             scratch[MAX_DIMS + d] = t.stride(d);
                         }
-                        stor = t.buffer().byteSize() / t.dtype().byteSize();
                     }
-                    ov = Overlap.check(n, stor, t.offset(), scratch, 0, scratch, MAX_DIMS,
-                            ent[b + OFFSET], ent, b + SHAPE, ent, b + STRIDE);
+                    if (sameView(b, n, off)) {
+                        ov = nonEmpty(n) ? Overlap.COVERED : Overlap.NO_OVERLAP;
+                    } else {
+                        if (stor < 0) {
+                            stor = t.buffer().byteSize() / t.dtype().byteSize();
+                        }
+                        ov = Overlap.check(n, stor, off, scratch, 0, scratch, MAX_DIMS,
+                                ent[b + OFFSET], ent, b + SHAPE, ent, b + STRIDE);
+                    }
                 }
                 if (ov != Overlap.NO_OVERLAP) {
                     lastOverlap = ov;
@@ -217,6 +226,28 @@ public final class TensorMap {
             }
             e = nx;
         }
+    }
+
+    /** Whether entry {@code b} records exactly the view in {@link #scratch}: the common re-access of one tile. */
+    private boolean sameView(int b, int n, long off) {
+        if (ent[b + OFFSET] != off) {
+            return false;
+        }
+        for (int d = 0; d < n; d++) {
+            if (ent[b + SHAPE + d] != scratch[d] || ent[b + STRIDE + d] != scratch[MAX_DIMS + d]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean nonEmpty(int n) {
+        for (int d = 0; d < n; d++) {
+            if (scratch[d] == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Registers {@code t} as written by {@code producerId}; the caller ensured a free entry. */

@@ -57,6 +57,37 @@ class OverlapAndTensorMapTest {
         }
     }
 
+    /**
+     * The lookup's own verdict (edge or not; an INOUT removing a covered entry) against the brute-force reference,
+     * for every pair of views including each view against itself (the lookup's same-view shortcut) and empty views.
+     */
+    @Test
+    void lookupAgreesWithBruteForceOnEveryPairIncludingIdenticalAndEmptyViews() {
+        List<Tensor> views = new ArrayList<>();
+        for (int r = 0; r < 8; r += 3) {
+            for (int c = 0; c < 8; c += 4) {
+                for (int h = 0; r + h <= 8; h += 3) {
+                    views.add(box(r, c, h, 4));
+                }
+            }
+        }
+        for (Tensor writer : views) {
+            for (Tensor reader : views) {
+                for (boolean inout : new boolean[] {false, true}) {
+                    TensorMap m = new TensorMap(new int[] {16, 16, 16, 16});
+                    m.insert(writer, 3);
+                    List<Long> found = new ArrayList<>();
+                    m.lookup(reader, inout, found::add);
+                    int expected = reference(reader, writer);
+                    String what = writer + "@" + writer.offset() + " then " + (inout ? "inout " : "input ") + reader
+                            + "@" + reader.offset();
+                    assertThat(found).as(what).hasSize(expected == Overlap.NO_OVERLAP ? 0 : 1);
+                    assertThat(m.used()).as(what).isEqualTo(inout && expected == Overlap.COVERED ? 0 : 1);
+                }
+            }
+        }
+    }
+
     @Test
     void columnsWithOverlappingLinearRangesButDisjointBoxesDoNotOverlap() {
         Tensor left = box(0, 0, 8, 2), right = box(0, 4, 8, 2);
