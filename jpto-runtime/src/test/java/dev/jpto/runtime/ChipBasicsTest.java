@@ -122,4 +122,27 @@ class ChipBasicsTest {
             }
         }
     }
+
+    /**
+     * Ready tasks are staged and published in batches; one submitted just before the orchestration turns to host
+     * work (no further runtime call) must still run meanwhile: an idle scheduler thread takes it from the stage.
+     */
+    @Test
+    void aTaskSubmittedBeforeLongHostWorkRunsDuringIt() {
+        try (Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            for (int round = 0; round < 3; round++) { // also after the first run: the stage is empty again
+                java.util.concurrent.CountDownLatch ran = new java.util.concurrent.CountDownLatch(1);
+                boolean[] ranDuringHostWork = new boolean[1];
+                chip.run(orch -> {
+                    orch.submit("signal", CoreType.AIV, ctx -> ran.countDown());
+                    try {
+                        ranDuringHostWork[0] = ran.await(5, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, CallConfig.defaults());
+                assertThat(ranDuringHostWork[0]).as("round %d", round).isTrue();
+            }
+        }
+    }
 }

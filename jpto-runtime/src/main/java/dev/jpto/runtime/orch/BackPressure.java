@@ -85,9 +85,15 @@ final class BackPressure {
         }
     }
 
+    /** Every orchestrator wait first hands the staged ready tasks to the scheduler: they may be what it waits for. */
+    private void pause() {
+        engine.flushStaged();
+        waiter.idle();
+    }
+
     private void idle() {
         checkRun();
-        waiter.idle();
+        pause();
     }
 
     // ---- task slot and heap -----------------------------------------------------------------------------
@@ -156,7 +162,7 @@ final class BackPressure {
                         bytes, kernel, cause, depth, env.ringTaskWindow()), null)
                         : heapDeadlock(ring, bytes, kernel, depth, cause);
             }
-            waiter.idle();
+            pause();
         }
     }
 
@@ -225,7 +231,7 @@ final class BackPressure {
                 throw depDeadlock(ring, needed, raw, kernel, "no entry was reclaimed for "
                         + waiter.elapsedNanos() / 1_000_000 + " ms");
             }
-            waiter.idle();
+            pause();
         }
     }
 
@@ -284,7 +290,7 @@ final class BackPressure {
                         + " to at least " + rec + " (it sizes both the dep pool and the fanin spill pool; runtime_cfg "
                         + Advice.perRing("ring_dep_pool", env.ringDepPool(), ring.id, rec) + ")", null);
             }
-            waiter.idle();
+            pause();
         }
     }
 
@@ -339,7 +345,7 @@ final class BackPressure {
                         + "is fixed (PTO2_TENSORMAP_POOL_SIZE=" + tmap.capacity() + "): split the work into smaller "
                         + "scopes so producers retire, or register fewer writes per live task", null);
             }
-            waiter.idle();
+            pause();
         }
     }
 
@@ -358,7 +364,7 @@ final class BackPressure {
             int slot = ring.slotOf(p);
             while (ring.taskIdAt[slot] == p && ring.stateVolatile(slot) == Ring.PENDING) {
                 checkRun();
-                waiter.idle();
+                pause();
             }
         }
     }

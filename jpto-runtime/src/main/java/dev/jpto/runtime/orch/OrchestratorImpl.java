@@ -185,6 +185,7 @@ public final class OrchestratorImpl implements Orchestrator {
             reclaimer.reclaim(ring);
             stats.sample("end", depth, ring, tmap, scopeSite[depth]);
         }
+        engine.flushStaged(); // a scope's ready tasks wait no longer than its end (nor than any orchestrator wait)
         int begin = scopeBegin[depth];
         int consumedRings = 0;
         for (int i = begin; i < scopeTasksSize; i++) {
@@ -374,7 +375,7 @@ public final class OrchestratorImpl implements Orchestrator {
         scopeTasks[scopeTasksSize++] = raw;
         engine.countSubmitted();
         if (ready) {
-            engine.pushReady(raw);
+            engine.stageReady(raw);
         }
         if (events != null) {
             events.submitDone(raw, submitStart, System.nanoTime());

@@ -46,6 +46,8 @@ public final class Engine {
     private Thread[] workers = new Thread[0];
     /** Spinning and parked scheduler threads; set with {@link #workers}. */
     private WakeUps wakeUps = new WakeUps(workers);
+    private final ReadyStage stage = new ReadyStage();
+    private final long[] orchestratorTaken = stageBuffer();
     /** DFX hooks of the current run, or null (DFX off). Plain: published to the workers by {@link #beginRun}. */
     private TaskEvents events;
 
@@ -82,6 +84,7 @@ public final class Engine {
         }
         stop = false;
         orchDone = false;
+        stage.reset();
         latch.reset();
     }
 
@@ -256,10 +259,45 @@ public final class Engine {
 
     // ---- life cycle -------------------------------------------------------------------------------------
 
-    /** Orchestrator side: queue a ready task and wake a parked scheduler thread if none spins. */
-    public void pushReady(long raw) {
-        enqueue(raw);
-        wakeUps.signal(1);
+    /**
+     * Orchestrator side: a task is ready at submit. It is staged ({@link ReadyStage}) and reaches the ready queues
+     * with the next {@value ReadyStage#CAPACITY}, or at the next {@link #flushStaged}.
+     */
+    public void stageReady(long raw) {
+        if (stage.add(raw)) {
+            flushStaged();
+        }
+    }
+
+    /**
+     * Orchestrator side: queues the staged tasks and wakes parked scheduler threads for them if none spins. Called
+     * at scope end, before every orchestrator wait and at the end of the orchestration.
+     */
+    public void flushStaged() {
+        publish(stage.take(orchestratorTaken), orchestratorTaken, 0);
+    }
+
+    /** Scheduler side, before parking: queues what the orchestrator staged (it may be busy elsewhere). */
+    void takeStaged(long[] taken) {
+        publish(stage.take(taken), taken, 1); // this thread polls one of them itself
+    }
+
+    private void publish(int n, long[] taken, int selfServed) {
+        for (int i = 0; i < n; i++) {
+            enqueue(taken[i]);
+        }
+        if (n > selfServed) {
+            wakeUps.signal(n - selfServed);
+        }
+    }
+
+    /** A buffer for {@link #takeStaged}, one per scheduler thread. */
+    static long[] stageBuffer() {
+        return new long[ReadyStage.CAPACITY];
+    }
+
+    boolean stagedHint() {
+        return stage.nonEmptyHint();
     }
 
     /** Whether a ready queue holds a task (racy: a hint for waking one more thread). */

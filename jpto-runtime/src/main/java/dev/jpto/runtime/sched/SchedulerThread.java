@@ -31,6 +31,7 @@ public final class SchedulerThread implements Runnable {
     /** Core types this thread can run, one bit per {@link CoreType} ordinal. */
     private final int runnable;
     private final Context ctx = new Context();
+    private final long[] taken = Engine.stageBuffer();
     private final Engine.Progress progress = new Engine.Progress();
 
     public SchedulerThread(Engine engine, int index, int threads) {
@@ -87,6 +88,10 @@ public final class SchedulerThread implements Runnable {
             }
             if (raw != ReadyQueue.EMPTY) {
                 runFrom(raw);
+                continue;
+            }
+            if (engine.stagedHint()) {
+                engine.takeStaged(taken);
                 continue;
             }
             wake.announcePark(index);

@@ -1,0 +1,75 @@
+package dev.jpto.runtime.sched;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+
+class ReadyStageTest {
+    @Test
+    void addsInOrderReportsFullAtCapacityAndTakeEmptiesIt() {
+        ReadyStage stage = new ReadyStage();
+        long[] out = new long[ReadyStage.CAPACITY];
+        assertThat(stage.take(out)).isZero();
+        assertThat(stage.nonEmptyHint()).isFalse();
+        for (int i = 0; i < ReadyStage.CAPACITY; i++) {
+            assertThat(stage.add(100 + i)).as("add %d", i).isEqualTo(i == ReadyStage.CAPACITY - 1);
+        }
+        assertThat(stage.nonEmptyHint()).isTrue();
+        assertThat(stage.take(out)).isEqualTo(ReadyStage.CAPACITY);
+        for (int i = 0; i < ReadyStage.CAPACITY; i++) {
+            assertThat(out[i]).isEqualTo(100 + i);
+        }
+        assertThat(stage.take(out)).isZero();
+        stage.add(7);
+        assertThat(stage.take(out)).isEqualTo(1);
+        assertThat(out[0]).isEqualTo(7);
+    }
+
+    /** One adder (flushing when full, like the orchestrator) against two takers: every id is taken exactly once. */
+    @Test
+    void concurrentTakersGetEveryStagedIdExactlyOnce() throws InterruptedException {
+        int ids = 200_000;
+        ReadyStage stage = new ReadyStage();
+        AtomicIntegerArray seen = new AtomicIntegerArray(ids);
+        AtomicBoolean done = new AtomicBoolean();
+        List<Thread> takers = new ArrayList<>();
+        for (int t = 0; t < 2; t++) {
+            Thread thread = new Thread(() -> {
+                long[] out = new long[ReadyStage.CAPACITY];
+                while (!done.get() || stage.nonEmptyHint()) {
+                    int n = stage.take(out);
+                    for (int i = 0; i < n; i++) {
+                        seen.incrementAndGet((int) out[i]);
+                    }
+                }
+            });
+            takers.add(thread);
+            thread.start();
+        }
+        long[] own = new long[ReadyStage.CAPACITY];
+        for (int id = 0; id < ids; id++) {
+            if (stage.add(id)) {
+                int n = stage.take(own);
+                for (int i = 0; i < n; i++) {
+                    seen.incrementAndGet((int) own[i]);
+                }
+            }
+        }
+        done.set(true);
+        for (Thread thread : takers) {
+            thread.join(10_000);
+            assertThat(thread.isAlive()).isFalse();
+        }
+        int rest = stage.take(own);
+        for (int i = 0; i < rest; i++) {
+            seen.incrementAndGet((int) own[i]);
+        }
+        for (int id = 0; id < ids; id++) {
+            assertThat(seen.get(id)).as("id %d", id).isEqualTo(1);
+        }
+    }
+}
