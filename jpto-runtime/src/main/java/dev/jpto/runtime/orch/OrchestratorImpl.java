@@ -375,7 +375,7 @@ public final class OrchestratorImpl implements Orchestrator {
         scopeTasks[scopeTasksSize++] = raw;
         engine.countSubmitted();
         if (ready) {
-            engine.stageReady(raw);
+            engine.stageReady(raw, coreType);
         }
         if (events != null) {
             events.submitDone(raw, submitStart, System.nanoTime());

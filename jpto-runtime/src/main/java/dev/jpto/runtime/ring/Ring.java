@@ -158,14 +158,8 @@ public final class Ring {
      * goes on, so that a loop's next task with the same kernel need not store it again.
      */
     public void dropBodies() {
-        int next = tasks.nextLocal();
-        if (next < 0 || next >= window()) {
-            Arrays.fill(body, null);
-        } else {
-            for (int id = 0; id < next; id++) {
-                body[slotOf(id)] = null;
-            }
-        }
+        int next = tasks.nextLocal(); // ids start at 0 each run: ids 0..next-1 sit in slots 0..next-1
+        Arrays.fill(body, 0, next < 0 || next >= window() ? window() : next, null);
     }
 
     public int window() {

@@ -24,6 +24,7 @@ public final class Engine {
     /** Within a thread's {@link #running} line: its completed-task count (single writer, summed by readers). */
     private static final int COMPLETED_BY = 2;
     private static final int END_RUN_YIELDS = 64;
+    private static final CoreType[] CORE_TYPES = CoreType.values();
 
     public final Platform platform;
     public final Ring[] rings;
@@ -260,11 +261,14 @@ public final class Engine {
     // ---- life cycle -------------------------------------------------------------------------------------
 
     /**
-     * Orchestrator side: a task is ready at submit. It is staged ({@link ReadyStage}) and reaches the ready queues
-     * with the next {@value ReadyStage#CAPACITY}, or at the next {@link #flushStaged}.
+     * Orchestrator side: a task of core type {@code type} is ready at submit. It is staged ({@link ReadyStage}) and
+     * reaches the ready queues with the next {@value ReadyStage#CAPACITY}, or at the next {@link #flushStaged}.
      */
-    public void stageReady(long raw) {
-        if (stage.add(raw)) {
+    public void stageReady(long raw, CoreType type) {
+        while (!stage.tryAdd(raw, type.ordinal())) {
+            flushStaged(); // each try claims the staged entries, or a scheduler thread just did
+        }
+        if (stage.full()) {
             flushStaged();
         }
     }
@@ -284,7 +288,8 @@ public final class Engine {
 
     private void publish(int n, long[] taken, int selfServed) {
         for (int i = 0; i < n; i++) {
-            enqueue(taken[i]);
+            long e = taken[i];
+            enqueue(e & ReadyStage.ID_MASK, CORE_TYPES[(int) (e >>> ReadyStage.TYPE_SHIFT)]);
         }
         if (n > selfServed) {
             wakeUps.signal(n - selfServed);
@@ -316,7 +321,10 @@ public final class Engine {
 
     private void enqueue(long raw) {
         Ring r = rings[(int) (raw >>> 32)];
-        CoreType type = r.coreType(r.slotOf(raw));
+        enqueue(raw, r.coreType(r.slotOf(raw)));
+    }
+
+    private void enqueue(long raw, CoreType type) {
         if (!ready[type.ordinal()].offer(raw)) {
             latch.latch(new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "ready queue of " + type
                     + " overflowed at capacity " + ready[type.ordinal()].capacity()

@@ -11,53 +11,69 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Anyone may take the staged tasks: the orchestrator when the stage is full and before anything it waits
  * for, and an idle scheduler thread before it parks, so a task staged just before the orchestration turns to
- * other work waits at most one bounded park. The word {@code epoch << 32 | count} (on its own cache line)
- * arbitrates: only the orchestrator adds, by a CAS from {@code count} to {@code count + 1} after writing cell
- * {@code count}; a taker reads cells {@code [0, count)} and then CASes the word to {@code (epoch + 1, 0)}: if
- * that succeeds, nothing it read was overwritten (the orchestrator only writes the cell at the current count),
- * and the epoch makes a stale taker's CAS fail after an empty-and-refill.
+ * other work waits at most one bounded park. The protocol is the steal side of a work-stealing deque: only the
+ * orchestrator adds, writing the cell at {@code bottom} and then publishing {@code bottom + 1} (no atomic); a
+ * taker reads the cells {@code [top, bottom)} and claims them all by a CAS of {@code top} to {@code bottom}.
+ * Both cursors only grow, and the orchestrator writes a cell only while fewer than {@value #CAPACITY} are
+ * unclaimed, so a taker whose CAS succeeds read cells nobody overwrote.
+ *
+ * <p>Each entry is a task id with its {@link dev.jpto.runtime.CoreType} ordinal above bit {@value #TYPE_SHIFT}:
+ * publishing then need not read the task's slot to pick its queue.
  */
 final class ReadyStage {
     static final int CAPACITY = 16;
+    static final int TYPE_SHIFT = 48;
+    static final long ID_MASK = (1L << TYPE_SHIFT) - 1;
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final int WORD = 7;
-    private static final long EPOCH = 1L << 32;
+    /** Indexes into {@link #cursors}: one cache line each. */
+    private static final int TOP = 7;
+    private static final int BOTTOM = 15;
 
     private final long[] cells = new long[CAPACITY];
-    private final long[] word = new long[2 * WORD + 1];
+    private final long[] cursors = new long[BOTTOM + 8];
+    /** The orchestrator's own copy of {@code bottom} (it is the only writer). */
+    private long bottom;
 
-    /** Orchestrator: stages a ready task; true when the stage is now full (the caller takes it). */
-    boolean add(long raw) {
-        long w = (long) LONGS.getOpaque(word, WORD);
-        while (true) {
-            LONGS.setOpaque(cells, (int) w, raw);
-            if (LONGS.compareAndSet(word, WORD, w, w + 1)) {
-                return (int) w + 1 == CAPACITY;
-            }
-            w = (long) LONGS.getVolatile(word, WORD); // a scheduler thread took the stage: start again at cell 0
+    /** Orchestrator: stages a ready task of core type {@code type}; false if the stage is full (take it first). */
+    boolean tryAdd(long raw, int type) {
+        long b = bottom;
+        if (b - (long) LONGS.getAcquire(cursors, TOP) >= CAPACITY) {
+            return false;
         }
+        LONGS.setOpaque(cells, (int) b & (CAPACITY - 1), raw | (long) type << TYPE_SHIFT);
+        bottom = b + 1;
+        LONGS.setRelease(cursors, BOTTOM, b + 1);
+        return true;
     }
 
-    /** Any thread: moves the staged tasks into {@code out}; returns how many (0: none, or another took them). */
+    /** Orchestrator: whether {@value #CAPACITY} entries wait. */
+    boolean full() {
+        return bottom - (long) LONGS.getAcquire(cursors, TOP) >= CAPACITY;
+    }
+
+    /** Any thread: moves the staged entries into {@code out}; returns how many (0: none, or another took them). */
     int take(long[] out) {
-        long w = (long) LONGS.getVolatile(word, WORD);
-        int n = (int) w;
-        if (n == 0) {
+        long t = (long) LONGS.getAcquire(cursors, TOP);
+        long b = (long) LONGS.getAcquire(cursors, BOTTOM);
+        int n = (int) (b - t);
+        if (n <= 0) {
             return 0;
         }
         for (int i = 0; i < n; i++) {
-            out[i] = (long) LONGS.getOpaque(cells, i);
+            out[i] = (long) LONGS.getOpaque(cells, (int) (t + i) & (CAPACITY - 1));
         }
-        return LONGS.compareAndSet(word, WORD, w, (w & -EPOCH) + EPOCH) ? n : 0;
+        return LONGS.compareAndSet(cursors, TOP, t, b) ? n : 0;
     }
 
     /** Whether anything is staged (racy: a hint for an idle thread). */
     boolean nonEmptyHint() {
-        return (int) (long) LONGS.getOpaque(word, WORD) != 0;
+        return (long) LONGS.getOpaque(cursors, BOTTOM) != (long) LONGS.getOpaque(cursors, TOP);
     }
 
     /** Empties the stage (between runs, no other thread active). */
     void reset() {
-        LONGS.setVolatile(word, WORD, 0L);
+        bottom = 0;
+        LONGS.setRelease(cursors, BOTTOM, 0L);
+        LONGS.setVolatile(cursors, TOP, 0L);
     }
 }

@@ -16,17 +16,21 @@ class ReadyStageTest {
         assertThat(stage.take(out)).isZero();
         assertThat(stage.nonEmptyHint()).isFalse();
         for (int i = 0; i < ReadyStage.CAPACITY; i++) {
-            assertThat(stage.add(100 + i)).as("add %d", i).isEqualTo(i == ReadyStage.CAPACITY - 1);
+            assertThat(stage.full()).isFalse();
+            assertThat(stage.tryAdd(100 + i, i & 1)).as("add %d", i).isTrue();
         }
+        assertThat(stage.full()).isTrue();
+        assertThat(stage.tryAdd(99, 0)).as("a full stage refuses").isFalse();
         assertThat(stage.nonEmptyHint()).isTrue();
         assertThat(stage.take(out)).isEqualTo(ReadyStage.CAPACITY);
         for (int i = 0; i < ReadyStage.CAPACITY; i++) {
-            assertThat(out[i]).isEqualTo(100 + i);
+            assertThat(out[i] & ReadyStage.ID_MASK).isEqualTo(100 + i);
+            assertThat(out[i] >>> ReadyStage.TYPE_SHIFT).isEqualTo(i & 1);
         }
         assertThat(stage.take(out)).isZero();
-        stage.add(7);
+        assertThat(stage.tryAdd(7, 1)).isTrue();
         assertThat(stage.take(out)).isEqualTo(1);
-        assertThat(out[0]).isEqualTo(7);
+        assertThat(out[0]).isEqualTo(7 | 1L << ReadyStage.TYPE_SHIFT);
     }
 
     /** One adder (flushing when full, like the orchestrator) against two takers: every id is taken exactly once. */
@@ -52,7 +56,7 @@ class ReadyStageTest {
         }
         long[] own = new long[ReadyStage.CAPACITY];
         for (int id = 0; id < ids; id++) {
-            if (stage.add(id)) {
+            while (!stage.tryAdd(id, 0)) { // full: take the stage as the orchestrator does, then retry
                 int n = stage.take(own);
                 for (int i = 0; i < n; i++) {
                     seen.incrementAndGet((int) own[i]);
