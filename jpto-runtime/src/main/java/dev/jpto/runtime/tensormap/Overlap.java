@@ -23,8 +23,8 @@ public final class Overlap {
     }
 
     /**
-     * {@link #check} with each view's shape and strides at their own base index: the TensorMap keeps an entry's
-     * shape and strides in one record array ({@code b*} arrays may be the same array).
+     * {@link #check} with each view's shape and strides at their own base index: the TensorMap packs a view as
+     * its extents then its strides in one array (the shape and stride arrays of a view may be the same array).
      */
     public static int check(int n, long storage,
                             long aOff, long[] aShape, int aBase, long[] aStride, int aStrideBase,

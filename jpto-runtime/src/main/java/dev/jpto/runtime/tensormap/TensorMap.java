@@ -31,19 +31,23 @@ public final class TensorMap {
         void producer(long producerId);
     }
 
-    /** Record layout: the fields a bucket walk reads first, then the match fields, links, shape, strides. */
+    /**
+     * Record layout: the fields a bucket walk reads first, the match fields, then (extent, stride) pairs per
+     * dimension, so that matching a 1-D or 2-D view reads the record's first cache line or two; the links
+     * needed only to remove an entry come last.
+     */
     private static final int ADDR = 0;
     private static final int PRODUCER = 1;
     private static final int B_NEXT = 2;
     /** {@code ndims | dtype << 32}. */
     private static final int META = 3;
     private static final int OFFSET = 4;
-    private static final int B_PREV = 5;
-    private static final int T_NEXT = 6;
-    private static final int T_PREV = 7;
-    private static final int SHAPE = 8;
-    private static final int STRIDE = SHAPE + MAX_DIMS;
-    private static final int ES = STRIDE + MAX_DIMS;
+    /** Extent of dimension {@code d} at {@code DIMS + 2d}, its stride at {@code DIMS + 2d + 1}. */
+    private static final int DIMS = 5;
+    private static final int B_PREV = DIMS + 2 * MAX_DIMS;
+    private static final int T_NEXT = B_PREV + 1;
+    private static final int T_PREV = B_PREV + 2;
+    private static final int ES = B_PREV + 3;
 
     private final int capacity;
     /** Entry {@code e} occupies {@code ent[e * ES .. e * ES + ES)}; links are entry indices or {@link #NIL}. */
@@ -63,6 +67,8 @@ public final class TensorMap {
 
     /** The looked-up view: shape at 0, strides at {@code MAX_DIMS}. */
     private final long[] scratch = new long[2 * MAX_DIMS];
+    /** An entry's view in the same packed form, for the general overlap test. */
+    private final long[] entryView = new long[2 * MAX_DIMS];
 
     public TensorMap(int[] windows) {
         this(POOL_SIZE, windows);
@@ -212,8 +218,12 @@ public final class TensorMap {
                         if (stor < 0) {
                             stor = t.buffer().byteSize() / t.dtype().byteSize();
                         }
+                        for (int d = 0; d < n; d++) {
+                            entryView[d] = ent[b + DIMS + 2 * d];
+                            entryView[MAX_DIMS + d] = ent[b + DIMS + 2 * d + 1];
+                        }
                         ov = Overlap.check(n, stor, off, scratch, 0, scratch, MAX_DIMS,
-                                ent[b + OFFSET], ent, b + SHAPE, ent, b + STRIDE);
+                                ent[b + OFFSET], entryView, 0, entryView, MAX_DIMS);
                     }
                 }
                 if (ov != Overlap.NO_OVERLAP) {
@@ -234,7 +244,7 @@ public final class TensorMap {
             return false;
         }
         for (int d = 0; d < n; d++) {
-            if (ent[b + SHAPE + d] != scratch[d] || ent[b + STRIDE + d] != scratch[MAX_DIMS + d]) {
+            if (ent[b + DIMS + 2 * d] != scratch[d] || ent[b + DIMS + 2 * d + 1] != scratch[MAX_DIMS + d]) {
                 return false;
             }
         }
@@ -272,8 +282,8 @@ public final class TensorMap {
         ent[base + META] = n | (long) t.dtype().ordinal() << 32;
         ent[base + OFFSET] = t.offset();
         for (int d = 0; d < n; d++) {
-            ent[base + SHAPE + d] = t.shape(d);
-            ent[base + STRIDE + d] = t.stride(d);
+            ent[base + DIMS + 2 * d] = t.shape(d);
+            ent[base + DIMS + 2 * d + 1] = t.stride(d);
         }
         int b = bucketOf(a);
         int head = bucketHead[b];
