@@ -235,7 +235,8 @@ class ErrorCodesTest {
         assertThat(e.runtimeStatus()).isEqualTo(-100);
         assertThat(e.getMessage()).startsWith("sched_error_code=100 SCHEDULER_TIMEOUT - no task completed for")
                 .contains("sub_class=S1:running-stalled", "completed=1/2", "running=1", "orch_done=true",
-                        "stuck_task_id=0x0000000000000001 (ring 0, local 1) kernel 'stuck_kernel'", "stuck_core=AIV");
+                        "stuck_task_id=0x0000000000000001 (ring 0, local 1) kernel 'stuck_kernel'", "stuck_core=AIV",
+                        "raise the scheduler timeout, now", "runtime_cfg os_env=SIMPLER_SCHEDULER_TIMEOUT_MS=<ms>");
     }
 
     @Test

@@ -489,8 +489,9 @@ public final class Engine {
                     .append(ring.kernel[slot]).append("' stuck_core=").append(type).append(stuckCore)
                     .append(" (scheduler thread ").append(stuckThread).append(')')
                     .append("; the kernel did not return: fix kernel '").append(ring.kernel[slot])
-                    .append("', or raise the scheduler timeout (ChipOptions.schedulerTimeout, now ")
-                    .append(options.schedulerTimeout().toMillis()).append(" ms)");
+                    .append("', or raise the scheduler timeout, now ").append(options.schedulerTimeout().toMillis())
+                    .append(" ms (runtime_cfg os_env=SIMPLER_SCHEDULER_TIMEOUT_MS=<ms>; from Java, ")
+                    .append("ChipOptions.schedulerTimeout)");
         } else {
             sb.append("; this indicates a runtime accounting bug: please report it with this line");
         }
