@@ -38,18 +38,24 @@ class OverlapAndTensorMapTest {
         return ea.containsAll(eb) ? Overlap.COVERED : Overlap.OTHER;
     }
 
-    @Test
-    void boxesAgreeWithBruteForceOnEveryPairOfSmallSlices() {
+    /** Boxes of the 8×8 buffer at rows 0, 3, 6 and every {@code cStep} columns, heights from {@code h0}, widths from {@code w0}. */
+    private List<Tensor> boxes(int cStep, int h0, int hStep, int w0, int wStep) {
         List<Tensor> views = new ArrayList<>();
         for (int r = 0; r < 8; r += 3) {
-            for (int c = 0; c < 8; c += 3) {
-                for (int h = 1; r + h <= 8; h += 2) {
-                    for (int w = 1; c + w <= 8; w += 3) {
+            for (int c = 0; c < 8; c += cStep) {
+                for (int h = h0; r + h <= 8; h += hStep) {
+                    for (int w = w0; c + w <= 8; w += wStep) {
                         views.add(box(r, c, h, w));
                     }
                 }
             }
         }
+        return views;
+    }
+
+    @Test
+    void boxesAgreeWithBruteForceOnEveryPairOfSmallSlices() {
+        List<Tensor> views = boxes(3, 1, 2, 1, 3);
         for (Tensor a : views) {
             for (Tensor b : views) {
                 assertThat(overlap(a, b)).as("%s@%d vs %s@%d", a, a.offset(), b, b.offset()).isEqualTo(reference(a, b));
@@ -63,14 +69,7 @@ class OverlapAndTensorMapTest {
      */
     @Test
     void lookupAgreesWithBruteForceOnEveryPairIncludingIdenticalAndEmptyViews() {
-        List<Tensor> views = new ArrayList<>();
-        for (int r = 0; r < 8; r += 3) {
-            for (int c = 0; c < 8; c += 4) {
-                for (int h = 0; r + h <= 8; h += 3) {
-                    views.add(box(r, c, h, 4));
-                }
-            }
-        }
+        List<Tensor> views = boxes(4, 0, 3, 4, 8); // width 4 only; height 0 gives the empty views
         for (Tensor writer : views) {
             for (Tensor reader : views) {
                 for (boolean inout : new boolean[] {false, true}) {
