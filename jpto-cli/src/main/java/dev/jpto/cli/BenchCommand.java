@@ -117,9 +117,10 @@ public final class BenchCommand implements Runnable {
         public Integer call() {
             RuntimeBenchmark.Options options;
             try {
+                List<RuntimeWorkload.Shape> chosen = shapes.isEmpty() ? List.of(RuntimeWorkload.Shape.values())
+                        : shapes.stream().map(RuntimeTasks::shape).toList();
                 options = new RuntimeBenchmark.Options(Platform.parse(platform), tasks, block, warmups, runs, threads,
-                        shapes.isEmpty() ? List.of(RuntimeWorkload.Shape.values()) : shapes.stream().map(RuntimeTasks::shape).toList(),
-                        warmupSeconds);
+                        chosen, warmupSeconds);
                 if (tasks < 1 || block < 1 || tasks % block != 0) {
                     throw new IllegalArgumentException("--tasks must be a positive multiple of --block: tasks="
                             + tasks + " block=" + block + " (try --tasks 8192 --block 128)");

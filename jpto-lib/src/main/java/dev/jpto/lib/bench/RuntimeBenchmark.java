@@ -215,8 +215,9 @@ public final class RuntimeBenchmark {
     public static List<String> lines(Options o, List<Row> rows) {
         List<String> out = new ArrayList<>();
         out.add(String.format(Locale.ROOT, "[BENCH] runtime %s: %d empty-kernel tasks in scopes of %d, %d paired runs"
-                + " after >= %d warm-ups and >= %.1f s per shape; baseline ForkJoinPool+CompletableFuture with hand-wired"
-                + " edges", o.platform().text(), o.tasks(), o.block(), o.runs(), o.warmups(), o.warmupSeconds()));
+                + " after >= %d warm-ups and >= %.1f s per shape; baseline ForkJoinPool+CompletableFuture with"
+                + " hand-wired edges", o.platform().text(), o.tasks(), o.block(), o.runs(), o.warmups(),
+                o.warmupSeconds()));
         out.add(String.format(Locale.ROOT, "  threads: jpto 1 orchestrator + %d schedulers (aicpu_thread_num=%d);"
                 + " forkjoin 1 submitter + %d workers; %d CPUs", o.workers(), o.workers() + 1, o.workers(),
                 Runtime.getRuntime().availableProcessors()));

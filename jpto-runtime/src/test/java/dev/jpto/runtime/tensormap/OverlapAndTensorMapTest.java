@@ -38,7 +38,7 @@ class OverlapAndTensorMapTest {
         return ea.containsAll(eb) ? Overlap.COVERED : Overlap.OTHER;
     }
 
-    /** Boxes of the 8×8 buffer at rows 0, 3, 6 and every {@code cStep} columns, heights from {@code h0}, widths from {@code w0}. */
+    /** Boxes of the 8×8 buffer at rows 0, 3, 6 and every {@code cStep} columns; heights from h0, widths from w0. */
     private List<Tensor> boxes(int cStep, int h0, int hStep, int w0, int wStep) {
         List<Tensor> views = new ArrayList<>();
         for (int r = 0; r < 8; r += 3) {
