@@ -40,8 +40,9 @@ public final class RuntimeBenchmark {
     public record Options(Platform platform, int tasks, int block, int warmups, int runs, int threads,
                           List<RuntimeWorkload.Shape> shapes, double warmupSeconds) {
         /**
-         * Warm-up time per shape when none is given: on 2 cores the JIT reaches its steady code for the submit path
-         * only after one to two seconds of runs (ns/task still fell by a third after 10 warm-up runs).
+         * The warm-up time per shape of {@code jpto bench runtime} (its {@code --warmup-seconds} default): on 2 cores
+         * the JIT reaches its steady code for both sides only after one to two seconds of runs (ns/task still fell by
+         * a third after 10 warm-up runs). The shorter constructors warm up by count alone, for tests.
          */
         public static final double DEFAULT_WARMUP_SECONDS = 3;
 
