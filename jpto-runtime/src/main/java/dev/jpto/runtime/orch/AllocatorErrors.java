@@ -24,7 +24,7 @@ final class AllocatorErrors {
             default -> "CONSUMED";
         };
         return Diagnostics.taskName(Ring.taskId(ring.id, last)) + " kernel '" + ring.kernel[s]
-                + "' state " + state + " scope depth " + ring.scopeDepth[s];
+                + "' state " + state + " scope depth " + ring.scopeDepth(s);
     }
 
     static String heap(Ring ring, long bytes, String kernel, String cause, int depth, long[] configured) {

@@ -212,7 +212,7 @@ final class BackPressure {
             int last = ring.lastTaskAlive();
             long before = ring.deps.tail();
             if (last > 0) {
-                ring.deps.reclaimTo(ring.depMark[ring.slotOf(last - 1)]);
+                ring.deps.reclaimTo(ring.depMark(ring.slotOf(last - 1)));
             }
             int needed = liveEdges.getAsInt();
             if (needed == 0 || ring.deps.hasSpace(needed)) {
@@ -362,7 +362,7 @@ final class BackPressure {
             long p = producers[i] & Ring.EDGE_ID_MASK;
             Ring ring = rings[(int) (p >>> 32)];
             int slot = ring.slotOf(p);
-            while (ring.taskIdAt[slot] == p && ring.stateVolatile(slot) == Ring.PENDING) {
+            while (ring.taskIdAt(slot) == p && ring.stateVolatile(slot) == Ring.PENDING) {
                 checkRun();
                 pause();
             }

@@ -294,8 +294,7 @@ public final class OrchestratorImpl implements Orchestrator {
         long raw = Ring.taskId(r, local);
         int slot = ring.slotOf(local);
         ring.initSlot(slot, raw);
-        ring.heapStart[slot] = heapOffset;
-        ring.heapEnd[slot] = heapOffset + heapBytes;
+        ring.setHeapEnd(slot, heapOffset + heapBytes);
         ring.args[slot] = args;
         // Loops submit the same kernel into a slot again and again: skip the reference stores (and their GC
         // barriers, and taking the line a scheduler thread is reading for a neighbouring task).
@@ -306,7 +305,7 @@ public final class OrchestratorImpl implements Orchestrator {
             ring.kernel[slot] = kernelName;
         }
         ring.setCoreType(slot, coreType);
-        ring.scopeDepth[slot] = depth;
+        ring.setScopeDepth(slot, depth);
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimer.reclaimedUpTo(r)));
         if (nOutputs > 0) {
@@ -363,13 +362,13 @@ public final class OrchestratorImpl implements Orchestrator {
             ring.setFaninCount(slot, edgeN + 1);
             long depTop = ring.deps.top();
             int satisfied = wire(ring, raw);
-            ring.depMark[slot] = ring.deps.top();
+            ring.setDepMark(slot, ring.deps.top());
             // No fanout node was linked: no other thread can add to this task's fanin, so no atomic is needed.
             ready = ring.deps.top() == depTop ? ring.satisfyUnshared(slot, satisfied + 1)
                     : ring.addFanin(slot, satisfied + 1);
         } else {
             ring.setFaninCount(slot, 1);
-            ring.depMark[slot] = ring.deps.top();
+            ring.setDepMark(slot, ring.deps.top());
             ready = ring.satisfyUnshared(slot, 1);
         }
         scopeTasks[scopeTasksSize++] = raw;
@@ -462,7 +461,7 @@ public final class OrchestratorImpl implements Orchestrator {
             int ps = pr.slotOf(p);
             // Lock-free for a producer already done: COMPLETED and CONSUMED are final while the slot holds
             // this task, and only this thread reuses slots. A RETAIN edge must pin it under the lock.
-            if (pr.taskIdAt[ps] != p) {
+            if (pr.taskIdAt(ps) != p) {
                 satisfied++;
                 continue;
             }
@@ -478,7 +477,7 @@ public final class OrchestratorImpl implements Orchestrator {
             }
             pr.lock(ps);
             int state = pr.state(ps);
-            if (pr.taskIdAt[ps] != p || state == Ring.CONSUMED) {
+            if (pr.taskIdAt(ps) != p || state == Ring.CONSUMED) {
                 pr.unlock(ps);
                 satisfied++;
                 continue;
@@ -549,7 +548,7 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         Ring ring = rings[r];
         int slot = ring.slotOf(taskId);
-        if (ring.taskIdAt[slot] != taskId || !live(taskId)) {
+        if (ring.taskIdAt(slot) != taskId || !live(taskId)) {
             throw new IllegalArgumentException("task " + Diagnostics.taskName(taskId)
                     + " is not live (never submitted, or already reclaimed); read outputs while their scope is open");
         }

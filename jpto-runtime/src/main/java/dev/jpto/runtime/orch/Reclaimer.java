@@ -45,9 +45,8 @@ final class Reclaimer {
         for (int id = prev; id != last; id++) {
             int s = ring.slotOf(id);
             ring.args[s] = null; // let the arguments of a retired task go (kernels: at the end of the run)
-            int spilled = ring.faninN[s] - Ring.FANIN_INLINE_CAP;
-            if (spilled > 0) {
-                ring.faninSpill.reclaimTo(ring.spillStart[s] + spilled);
+            if (ring.faninEdgeCount(s) > Ring.FANIN_INLINE_CAP) {
+                ring.faninSpill.reclaimTo(ring.spillEnd(s));
             }
             Tensor[] outs = ring.outputs[s];
             if (outs != null) {
@@ -61,9 +60,9 @@ final class Reclaimer {
             }
         }
         int newest = ring.slotOf(last - 1);
-        ring.heap.reclaim(last - 1, ring.heapEnd[newest]);
+        ring.heap.reclaim(last - 1, ring.heapEnd(newest));
         if (last - depReclaimedAt[r] >= DEP_POOL_CLEANUP_INTERVAL) {
-            ring.deps.reclaimTo(ring.depMark[newest]);
+            ring.deps.reclaimTo(ring.depMark(newest));
             depReclaimedAt[r] = last;
         }
         reclaimedUpTo[r] = last;

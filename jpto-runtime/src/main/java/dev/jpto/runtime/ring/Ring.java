@@ -45,7 +45,29 @@ public final class Ring {
     public static final long EDGE_ID_MASK = (1L << 40) - 1;
     /** {@code PTO2_FANIN_INLINE_CAP}: fanin edges a slot holds itself; the rest spill to the {@link FaninPool}. */
     public static final int FANIN_INLINE_CAP = 64;
-    private static final int DENSE_FANINS = 4;
+    /** Fanin edges a slot's record holds; the rest of the inline ones go to a per-slot array. */
+    private static final int DENSE_FANINS = 3;
+    /**
+     * The orchestrator's per-slot record in {@link #records}: one 64-byte record per slot, written by the
+     * orchestrator at submit and read back by its reclaim (and the edges by the completing thread), instead of a
+     * line in each of seven per-field arrays.
+     */
+    private static final int R_TASK_ID = 0;
+    /** {@code packed_buffer_end}: the heap offset just past the task's outputs. */
+    private static final int R_HEAP_END = 1;
+    /** Dep pool top after wiring the task. */
+    private static final int R_DEP_MARK = 2;
+    /** Linear index of the task's first spilled edge in {@link #faninSpill}. */
+    private static final int R_SPILL_START = 3;
+    /** Fanin edges of the task (inline and spilled) in the low word, its scope depth in the high word. */
+    private static final int R_COUNTS = 4;
+    private static final int R_FANINS = 5;
+    private static final int RECORD = 8;
+    /**
+     * Records start this many longs into the array: 16 bytes of array header + 48 put record 0 on a 64-byte
+     * boundary when the array itself is (G1 places arrays of half a region or more at a region start).
+     */
+    private static final int RECORD_BASE = 6;
 
     private static final int STRIDE = 16;
     private static final int LOCK_SPINS = 32;
@@ -79,29 +101,17 @@ public final class Ring {
     private final int[] shared;
     private final long[] cursors = new long[40];
 
-    /** Raw id of the task that currently owns each slot (orchestrator-owned). */
-    public final long[] taskIdAt;
-    public final long[] heapStart;
-    /** {@code packed_buffer_end}: the heap offset just past this task's outputs. */
-    public final long[] heapEnd;
-    /** Dep pool top after wiring this task. */
-    public final long[] depMark;
+    /** Per-slot records ({@code R_*} fields), orchestrator-owned. */
+    private final long[] records;
     /**
-     * Inline fanin edges (producer id | edge flags), at most {@link #FANIN_INLINE_CAP} per slot: the first
-     * {@value #DENSE_FANINS} of each slot side by side in one array (consecutive tasks write and read
-     * consecutive lines, which the hardware prefetches), the rest in a per-slot array that grows to its peak.
+     * Inline fanin edges (producer id | edge flags) past the {@value #DENSE_FANINS} a record holds, up to
+     * {@link #FANIN_INLINE_CAP} per slot; each slot's array grows to its peak.
      */
-    private final long[] denseFanins;
     private final long[][] moreFanins;
-    /** All fanin edges of the slot's task, inline and spilled. */
-    public final int[] faninN;
-    /** Linear index of the task's first spilled edge in {@link #faninSpill}. */
-    public final long[] spillStart;
     public final TaskBody[] body;
     public final Arg[][] args;
     public final Tensor[][] outputs;
     public final String[] kernel;
-    public final int[] scopeDepth;
 
     public Ring(int id, int window, long heapBytes, int depPool, NativeRegion region) {
         this.id = id;
@@ -112,19 +122,12 @@ public final class Ring {
         this.region = region;
         this.mask = window - 1;
         this.shared = new int[window * STRIDE];
-        this.taskIdAt = new long[window];
-        this.heapStart = new long[window];
-        this.heapEnd = new long[window];
-        this.depMark = new long[window];
-        this.denseFanins = new long[window * DENSE_FANINS];
+        this.records = new long[RECORD_BASE + window * RECORD];
         this.moreFanins = new long[window][];
-        this.faninN = new int[window];
-        this.spillStart = new long[window];
         this.body = new TaskBody[window];
         this.args = new Arg[window][];
         this.outputs = new Tensor[window][];
         this.kernel = new String[window];
-        this.scopeDepth = new int[window];
         reset(true);
     }
 
@@ -140,9 +143,9 @@ public final class Ring {
         faninSpill.reset();
         if (full) {
             Arrays.fill(shared, 0);
-            for (int s = 0; s < taskIdAt.length; s++) {
+            for (int s = 0; s < window(); s++) {
                 shared[s * STRIDE + STATE] = CONSUMED;
-                taskIdAt[s] = -1;
+                records[rec(s) + R_TASK_ID] = -1;
             }
             Arrays.fill(body, null);
             Arrays.fill(args, null);
@@ -183,9 +186,10 @@ public final class Ring {
     /** Orchestrator, on reuse: the slot now holds {@code rawId}; scope reference seeded, nothing released. */
     public void initSlot(int slot, long rawId) {
         int b = slot * STRIDE;
-        taskIdAt[slot] = rawId;
+        int r = rec(slot);
+        records[r + R_TASK_ID] = rawId;
+        records[r + R_COUNTS] = 0;
         setFanoutHead(slot, DepPool.NULL);
-        faninN[slot] = 0;
         shared[b + RETAIN_N] = 0;
         shared[b + FANOUT_COUNT] = SCOPE_BIT;
         shared[b + FANOUT_REFCOUNT] = 0;
@@ -335,9 +339,9 @@ public final class Ring {
      * {@link #FANIN_INLINE_CAP}); returns false when the inline part is full and the edge must spill.
      */
     public boolean addFaninInline(int slot, long producerWithFlags) {
-        int n = faninN[slot];
+        int n = faninEdgeCount(slot);
         if (n < DENSE_FANINS) {
-            denseFanins[slot * DENSE_FANINS + n] = producerWithFlags;
+            records[rec(slot) + R_FANINS + n] = producerWithFlags;
         } else if (n < FANIN_INLINE_CAP) {
             long[] a = moreFanins[slot];
             int i = n - DENSE_FANINS;
@@ -350,25 +354,73 @@ public final class Ring {
         } else {
             return false;
         }
-        faninN[slot] = n + 1;
+        records[rec(slot) + R_COUNTS]++;
         return true;
     }
 
     /** Records a spilled edge already appended at {@code linear} in {@link #faninSpill}. */
     public void addFaninSpilled(int slot, long linear) {
-        if (faninN[slot] == FANIN_INLINE_CAP) {
-            spillStart[slot] = linear;
+        int r = rec(slot);
+        if (faninEdgeCount(slot) == FANIN_INLINE_CAP) {
+            records[r + R_SPILL_START] = linear;
         }
-        faninN[slot]++;
+        records[r + R_COUNTS]++;
+    }
+
+    /** Fanin edges of the slot's task, inline and spilled. */
+    public int faninEdgeCount(int slot) {
+        return (int) records[rec(slot) + R_COUNTS];
+    }
+
+    /** Linear index in {@link #faninSpill} just past the slot's spilled edges (its start if none spilled). */
+    public long spillEnd(int slot) {
+        int r = rec(slot);
+        return records[r + R_SPILL_START] + Math.max(0, (int) records[r + R_COUNTS] - FANIN_INLINE_CAP);
+    }
+
+    /** Raw id of the task that owns the slot now, or −1. */
+    public long taskIdAt(int slot) {
+        return records[rec(slot) + R_TASK_ID];
+    }
+
+    /** {@code packed_buffer_end} of the slot's task. */
+    public long heapEnd(int slot) {
+        return records[rec(slot) + R_HEAP_END];
+    }
+
+    public void setHeapEnd(int slot, long end) {
+        records[rec(slot) + R_HEAP_END] = end;
+    }
+
+    /** Dep pool top after wiring the slot's task. */
+    public long depMark(int slot) {
+        return records[rec(slot) + R_DEP_MARK];
+    }
+
+    public void setDepMark(int slot, long top) {
+        records[rec(slot) + R_DEP_MARK] = top;
+    }
+
+    public int scopeDepth(int slot) {
+        return (int) (records[rec(slot) + R_COUNTS] >>> 32);
+    }
+
+    /** Orchestrator, before wiring (the low word, the edge count, is 0 then). */
+    public void setScopeDepth(int slot, int depth) {
+        records[rec(slot) + R_COUNTS] = (long) depth << 32;
+    }
+
+    private static int rec(int slot) {
+        return RECORD_BASE + slot * RECORD;
     }
 
     /** Fanin edge {@code i} of the task in {@code slot} (inline first, then its spilled run). */
     public long faninEdge(int slot, int i) {
         if (i < DENSE_FANINS) {
-            return denseFanins[slot * DENSE_FANINS + i];
+            return records[rec(slot) + R_FANINS + i];
         }
         return i < FANIN_INLINE_CAP ? moreFanins[slot][i - DENSE_FANINS]
-                : faninSpill.get(spillStart[slot] + (i - FANIN_INLINE_CAP));
+                : faninSpill.get(records[rec(slot) + R_SPILL_START] + (i - FANIN_INLINE_CAP));
     }
 
     // ---- cursors ----------------------------------------------------------------------------------------

@@ -370,7 +370,7 @@ public final class Engine {
         if (others > 0) {
             wakeUps.signal(others);
         }
-        int n = ring.retainCount(slot) == 0 ? 0 : ring.faninN[slot];
+        int n = ring.retainCount(slot) == 0 ? 0 : ring.faninEdgeCount(slot);
         for (int i = 0; i < n; i++) {
             long e = ring.faninEdge(slot, i);
             if ((e & Ring.EDGE_RETAIN) != 0) {
