@@ -4,6 +4,7 @@ import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.CompileOptions;
 import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -51,9 +52,10 @@ final class CompileCommand implements Callable<Integer> {
             top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s, %s → %s",
                     (System.nanoTime() - start) / 1e9, spec.programName(), spec.preset(), what,
                     workDir.toAbsolutePath().normalize()));
+            DefaultRuntimeCfg.write(workDir, spec.runtimeCfg());
             if (!spec.runtimeCfg().isEmpty()) {
-                top.out.println("[RUN] this program's default runtime_cfg " + spec.runtimeCfg()
-                        + ": pass it to 'jpto exec' as --runtime-cfg KEY=VALUE");
+                top.out.println("[RUN] this program's default runtime_cfg " + spec.runtimeCfg() + " is saved in "
+                        + DefaultRuntimeCfg.FILE + ": 'jpto exec' applies it (--runtime-cfg entries override it)");
             }
             return ExitCodes.PASS;
         });

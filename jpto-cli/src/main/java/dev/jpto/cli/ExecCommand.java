@@ -9,6 +9,7 @@ import dev.jpto.compiler.l3.HostTensor;
 import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
+import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import dev.jpto.lib.runner.PmuSummary;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.lib.runner.TensorFiles;
@@ -58,8 +59,13 @@ final class ExecCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("exec", top.err, chip.verbose, () -> {
-            RunConfig config = RuntimeCfg.resolve(Map.of(), chip.runtimeCfg(Optional.of(outputs)), chip.platform,
+            Map<String, String> defaults = DefaultRuntimeCfg.read(workDir);
+            RunConfig config = RuntimeCfg.resolve(defaults, chip.runtimeCfg(Optional.of(outputs)), chip.platform,
                     chip.device);
+            if (!defaults.isEmpty()) {
+                top.out.println("[RUN] the work dir's default runtime_cfg " + defaults + " (from "
+                        + DefaultRuntimeCfg.FILE + "; --runtime-cfg entries override it)");
+            }
             boolean l3 = CompiledL3Program.isL3WorkDir(workDir);
             int n = L3Chips.of(chips, l3, workDir.toString());
             CompiledL3Program l3Program = l3 ? CompiledL3Program.load(workDir) : null;

@@ -319,6 +319,26 @@ class JptoCliTest {
         assertThat(out()).contains("[RUN] wrote " + execOut.resolve(spec.outputs().getFirst().name() + ".npy"));
     }
 
+    /** A program's default runtime_cfg travels with its work dir: exec applies it, and --runtime-cfg overrides it. */
+    @Test
+    void execAppliesTheDefaultRuntimeCfgSavedByCompile(@TempDir Path tmp) throws Exception {
+        Path workDir = tmp.resolve("wd");
+        assertThat(jpto("compile", "dsv4.moe", "--preset", "tiny", "-o", workDir.toString())).as(err()).isZero();
+        assertThat(out()).contains("default runtime_cfg {", "is saved in default_runtime_cfg.properties");
+        assertThat(Files.readAllLines(workDir.resolve("default_runtime_cfg.properties")))
+                .contains("ring_dep_pool=131072", "ring_heap=1GiB");
+        Path runDir = tmp.resolve("run");
+        assertThat(jpto("run", "dsv4.moe", "--preset", "tiny", "--output-dir", runDir.toString(), "--save-tensors"))
+                .as(err()).isZero();
+        assertThat(jpto("exec", workDir.toString(), "--inputs", runDir.resolve("inputs").toString(), "--outputs",
+                tmp.resolve("o").toString())).as(err()).isZero();
+        assertThat(out()).contains("[RUN] the work dir's default runtime_cfg {ring_dep_pool=131072, ring_heap=1GiB}");
+        // an override wins: a dep pool this small cannot hold the program's edges
+        assertThat(jpto("exec", workDir.toString(), "--inputs", runDir.resolve("inputs").toString(), "--outputs",
+                tmp.resolve("o2").toString(), "--runtime-cfg", "ring_dep_pool=4")).isEqualTo(ExitCodes.RUNTIME);
+        assertThat(err()).contains("DEP_POOL_OVERFLOW");
+    }
+
     @Test
     void anL3ProgramRunsOnChipsChipsWithOneLinePerChipAndExecsFromItsWorkDir(@TempDir Path tmp) throws Exception {
         Path runDir = tmp.resolve("run");

@@ -1,0 +1,57 @@
+package dev.jpto.lib.runner;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * A registered program's default runtime_cfg, kept beside the work dir it was compiled to, so that
+ * {@code jpto exec} runs the work dir with the sizes {@code jpto run} uses (a program that needs larger rings
+ * would otherwise fail under {@code exec} with the default sizes). The compiler's manifest describes the program;
+ * this file holds what the registry adds. One {@code key=value} line per entry, sorted; absent means none.
+ */
+public final class DefaultRuntimeCfg {
+    public static final String FILE = "default_runtime_cfg.properties";
+
+    private DefaultRuntimeCfg() {
+    }
+
+    /** Writes {@code cfg} beside the work dir's manifest (removes a stale file when {@code cfg} is empty). */
+    public static void write(Path workDir, Map<String, String> cfg) {
+        Path file = workDir.resolve(FILE);
+        try {
+            if (cfg.isEmpty()) {
+                Files.deleteIfExists(file);
+                return;
+            }
+            StringBuilder sb = new StringBuilder("# the program's default runtime_cfg; --runtime-cfg entries override it\n");
+            new TreeMap<>(cfg).forEach((k, v) -> sb.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));
+            Files.writeString(file, sb.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The default runtime_cfg saved with the work dir, or an empty map when it has none. */
+    public static Map<String, String> read(Path workDir) {
+        Path file = workDir.resolve(FILE);
+        if (!Files.isRegularFile(file)) {
+            return Map.of();
+        }
+        Properties p = new Properties();
+        try {
+            p.load(new StringReader(Files.readString(file)));
+        } catch (IOException | IllegalArgumentException e) {
+            throw new JitConfigException(file + " is not a list of key=value lines (" + e.getMessage()
+                    + "); delete it, or recompile the work dir with 'jpto compile'", e);
+        }
+        Map<String, String> cfg = new TreeMap<>();
+        p.stringPropertyNames().forEach(k -> cfg.put(k, p.getProperty(k)));
+        return cfg;
+    }
+}
