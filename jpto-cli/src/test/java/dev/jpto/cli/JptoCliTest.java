@@ -13,6 +13,7 @@ import dev.jpto.lib.Programs;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramRegistry;
 import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import dev.jpto.lib.registry.PresetProgram;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -330,6 +331,8 @@ class JptoCliTest {
         Path runDir = tmp.resolve("run");
         assertThat(jpto("run", "dsv4.moe", "--preset", "tiny", "--output-dir", runDir.toString(), "--save-tensors"))
                 .as(err()).isZero();
+        assertThat(DefaultRuntimeCfg.read(runDir.resolve("work_dir"))).as("the kept work dir of a run")
+                .containsEntry("ring_heap", "1GiB");
         assertThat(jpto("exec", workDir.toString(), "--inputs", runDir.resolve("inputs").toString(), "--outputs",
                 tmp.resolve("o").toString())).as(err()).isZero();
         assertThat(out()).contains("[RUN] the work dir's default runtime_cfg {ring_dep_pool=131072, ring_heap=1GiB}");

@@ -82,6 +82,9 @@ public final class GoldenRunner {
                                     Arena arena) {
         long s = log.begin("compile");
         RunTarget compiled = RunTarget.compile(program, workDir, spec.chips());
+        if (spec.outputDir().isPresent()) { // a kept work dir runs under 'jpto exec' as it did here
+            DefaultRuntimeCfg.write(workDir, program.runtimeCfg());
+        }
         log.done("compile", s, compiled.summary() + ", work dir " + workDir);
 
         s = log.begin("generate inputs");

@@ -26,7 +26,7 @@ sealed interface RunTarget {
 
     /** Compiles {@code spec}'s program into {@code workDir} and loads it; {@code chips} 0 = the program's default. */
     static RunTarget compile(ProgramSpec spec, Path workDir, int chips) {
-        RunTarget target = switch (spec.body()) {
+        return switch (spec.body()) {
             case ProgramSpec.Body.Chip c -> {
                 Compiler.compile(c.program(), workDir);
                 yield new Chip(CompiledProgram.load(workDir));
@@ -36,8 +36,6 @@ sealed interface RunTarget {
                 yield new L3(CompiledL3Program.load(workDir), chips > 0 ? chips : l.program().chips());
             }
         };
-        DefaultRuntimeCfg.write(workDir, spec.runtimeCfg()); // a kept work dir runs under exec as it did here
-        return target;
     }
 
     /** What was compiled, for the compile stage's line. */

@@ -293,7 +293,7 @@ public final class OrchestratorImpl implements Orchestrator {
         int local = ring.tasks.take();
         long raw = Ring.taskId(r, local);
         int slot = ring.slotOf(local);
-        ring.initSlot(slot, raw);
+        ring.initSlot(slot, raw, depth);
         ring.setHeapEnd(slot, heapOffset + heapBytes);
         ring.args[slot] = args;
         // Loops submit the same kernel into a slot again and again: skip the reference stores (and their GC
@@ -305,7 +305,6 @@ public final class OrchestratorImpl implements Orchestrator {
             ring.kernel[slot] = kernelName;
         }
         ring.setCoreType(slot, coreType);
-        ring.setScopeDepth(slot, depth);
         ring.publishCurrent(local + 1);
         taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimer.reclaimedUpTo(r)));
         if (nOutputs > 0) {

@@ -183,12 +183,15 @@ public final class Ring {
         return (int) INTS.getAcquire(shared, slot * STRIDE + STATE);
     }
 
-    /** Orchestrator, on reuse: the slot now holds {@code rawId}; scope reference seeded, nothing released. */
-    public void initSlot(int slot, long rawId) {
+    /**
+     * Orchestrator, on reuse: the slot now holds {@code rawId}, submitted at scope depth {@code depth}; scope
+     * reference seeded, nothing released, no fanin edge recorded.
+     */
+    public void initSlot(int slot, long rawId, int depth) {
         int b = slot * STRIDE;
         int r = rec(slot);
         records[r + R_TASK_ID] = rawId;
-        records[r + R_COUNTS] = 0;
+        records[r + R_COUNTS] = (long) depth << 32;
         setFanoutHead(slot, DepPool.NULL);
         shared[b + RETAIN_N] = 0;
         shared[b + FANOUT_COUNT] = SCOPE_BIT;
@@ -403,11 +406,6 @@ public final class Ring {
 
     public int scopeDepth(int slot) {
         return (int) (records[rec(slot) + R_COUNTS] >>> 32);
-    }
-
-    /** Orchestrator, before wiring (the low word, the edge count, is 0 then). */
-    public void setScopeDepth(int slot, int depth) {
-        records[rec(slot) + R_COUNTS] = (long) depth << 32;
     }
 
     private static int rec(int slot) {

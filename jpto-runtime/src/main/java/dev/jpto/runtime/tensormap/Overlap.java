@@ -19,16 +19,6 @@ public final class Overlap {
     public static int check(int n, long storage,
                             long aOff, long[] aShape, long[] aStride, int aBase,
                             long bOff, long[] bShape, long[] bStride, int bBase) {
-        return check(n, storage, aOff, aShape, aBase, aStride, aBase, bOff, bShape, bBase, bStride, bBase);
-    }
-
-    /**
-     * {@link #check} with each view's shape and strides at their own base index: the TensorMap packs a view as
-     * its extents then its strides in one array (the shape and stride arrays of a view may be the same array).
-     */
-    public static int check(int n, long storage,
-                            long aOff, long[] aShape, int aBase, long[] aStride, int aStrideBase,
-                            long bOff, long[] bShape, int bBase, long[] bStride, int bStrideBase) {
         // 1-D element ranges first: disjoint ranges never overlap whatever the layout.
         long aLo = aOff, aHi = aOff, bLo = bOff, bHi = bOff;
         for (int d = 0; d < n; d++) {
@@ -36,7 +26,7 @@ public final class Overlap {
             if (ae == 0 || be == 0) {
                 return NO_OVERLAP;
             }
-            long as = (ae - 1) * aStride[aStrideBase + d], bs = (be - 1) * bStride[bStrideBase + d];
+            long as = (ae - 1) * aStride[aBase + d], bs = (be - 1) * bStride[bBase + d];
             if (as < 0) aLo += as; else aHi += as;
             if (bs < 0) bLo += bs; else bHi += bs;
         }
@@ -47,28 +37,28 @@ public final class Overlap {
             return OTHER;
         }
         for (int d = 0; d < n; d++) {
-            if (aStride[aStrideBase + d] != bStride[bStrideBase + d]) {
+            if (aStride[aBase + d] != bStride[bBase + d]) {
                 return OTHER;
             }
         }
-        if (aStride[aStrideBase + n - 1] != 1) {
+        if (aStride[aBase + n - 1] != 1) {
             return OTHER;
         }
         for (int d = 0; d < n - 1; d++) {
-            long outer = aStride[aStrideBase + d], inner = aStride[aStrideBase + d + 1];
+            long outer = aStride[aBase + d], inner = aStride[aBase + d + 1];
             if (inner <= 0 || outer <= 0 || outer % inner != 0) {
                 return OTHER;
             }
         }
-        long s0 = aStride[aStrideBase];
+        long s0 = aStride[aBase];
         if (s0 != 1 && storage % s0 != 0) {
             return OTHER;
         }
         boolean covers = true;
         long aRest = aOff, bRest = bOff;
         for (int d = 0; d < n; d++) {
-            long stride = aStride[aStrideBase + d];
-            long ref = quot(d == 0 ? storage : aStride[aStrideBase + d - 1], d == 0 ? s0 : stride);
+            long stride = aStride[aBase + d];
+            long ref = quot(d == 0 ? storage : aStride[aBase + d - 1], d == 0 ? s0 : stride);
             long aStart = quot(aRest, stride);
             long bStart = quot(bRest, stride);
             aRest -= aStart * stride;

@@ -65,10 +65,12 @@ public final class TensorMap {
     private final long[] lastCleanup = new long[4];
     private final int[] windowMask = new int[4];
 
-    /** The looked-up view: shape at 0, strides at {@code MAX_DIMS}. */
-    private final long[] scratch = new long[2 * MAX_DIMS];
-    /** An entry's view in the same packed form, for the general overlap test. */
-    private final long[] entryView = new long[2 * MAX_DIMS];
+    /** The looked-up view. */
+    private final long[] scratchShape = new long[MAX_DIMS];
+    private final long[] scratchStride = new long[MAX_DIMS];
+    /** An entry's view, copied out of its record for the general overlap test. */
+    private final long[] entryShape = new long[MAX_DIMS];
+    private final long[] entryStride = new long[MAX_DIMS];
 
     public TensorMap(int[] windows) {
         this(POOL_SIZE, windows);
@@ -208,8 +210,8 @@ public final class TensorMap {
                     if (!copied) {
                         copied = true;
                         for (int d = 0; d < n; d++) {
-                            scratch[d] = t.shape(d);
-                            scratch[MAX_DIMS + d] = t.stride(d);
+                            scratchShape[d] = t.shape(d);
+                            scratchStride[d] = t.stride(d);
                         }
                     }
                     if (sameView(b, n, off)) {
@@ -219,11 +221,11 @@ public final class TensorMap {
                             stor = t.buffer().byteSize() / t.dtype().byteSize();
                         }
                         for (int d = 0; d < n; d++) {
-                            entryView[d] = ent[b + DIMS + 2 * d];
-                            entryView[MAX_DIMS + d] = ent[b + DIMS + 2 * d + 1];
+                            entryShape[d] = ent[b + DIMS + 2 * d];
+                            entryStride[d] = ent[b + DIMS + 2 * d + 1];
                         }
-                        ov = Overlap.check(n, stor, off, scratch, 0, scratch, MAX_DIMS,
-                                ent[b + OFFSET], entryView, 0, entryView, MAX_DIMS);
+                        ov = Overlap.check(n, stor, off, scratchShape, scratchStride, 0,
+                                ent[b + OFFSET], entryShape, entryStride, 0);
                     }
                 }
                 if (ov != Overlap.NO_OVERLAP) {
@@ -238,13 +240,13 @@ public final class TensorMap {
         }
     }
 
-    /** Whether entry {@code b} records exactly the view in {@link #scratch}: the common re-access of one tile. */
+    /** Whether entry {@code b} records exactly the looked-up view: the common re-access of one tile. */
     private boolean sameView(int b, int n, long off) {
         if (ent[b + OFFSET] != off) {
             return false;
         }
         for (int d = 0; d < n; d++) {
-            if (ent[b + DIMS + 2 * d] != scratch[d] || ent[b + DIMS + 2 * d + 1] != scratch[MAX_DIMS + d]) {
+            if (ent[b + DIMS + 2 * d] != scratchShape[d] || ent[b + DIMS + 2 * d + 1] != scratchStride[d]) {
                 return false;
             }
         }
@@ -253,7 +255,7 @@ public final class TensorMap {
 
     private boolean nonEmpty(int n) {
         for (int d = 0; d < n; d++) {
-            if (scratch[d] == 0) {
+            if (scratchShape[d] == 0) {
                 return false;
             }
         }

@@ -28,7 +28,7 @@ class RingAdvanceStressTest {
             int n = window - 1;
             for (int id = 0; id < n; id++) {
                 int slot = ring.slotOf(ring.tasks.take());
-                ring.initSlot(slot, Ring.taskId(0, id));
+                ring.initSlot(slot, Ring.taskId(0, id), 0);
                 ring.lock(slot);
                 ring.markCompletedLocked(slot);
                 ring.unlock(slot);
@@ -94,7 +94,7 @@ class RingAdvanceStressTest {
             }
             for (int id = 0; id < n; id++) {
                 int slot = ring.slotOf(ring.tasks.take());
-                ring.initSlot(slot, Ring.taskId(0, id));
+                ring.initSlot(slot, Ring.taskId(0, id), 0);
                 ring.publishCurrent(id + 1);
             }
             for (Thread t : ts) {
