@@ -55,14 +55,16 @@ final class ReadyStage {
     int take(long[] out) {
         long t = (long) LONGS.getAcquire(cursors, TOP);
         long b = (long) LONGS.getAcquire(cursors, BOTTOM);
-        int n = (int) (b - t);
-        if (n <= 0) {
+        long n = b - t;
+        // More than a stage's worth: top moved on after it was read (others took, the orchestrator added), so the
+        // CAS would fail anyway, and the cells may be overwritten.
+        if (n <= 0 || n > CAPACITY) {
             return 0;
         }
         for (int i = 0; i < n; i++) {
             out[i] = (long) LONGS.getOpaque(cells, (int) (t + i) & (CAPACITY - 1));
         }
-        return LONGS.compareAndSet(cursors, TOP, t, b) ? n : 0;
+        return LONGS.compareAndSet(cursors, TOP, t, b) ? (int) n : 0;
     }
 
     /** Whether anything is staged (racy: a hint for an idle thread). */

@@ -67,7 +67,15 @@ public final class SchedulerThread implements Runnable {
             }
             seen = g;
             progress.restart();
-            runOnce();
+            try {
+                runOnce();
+            } catch (Throwable t) {
+                // Kernel failures are latched in execute; anything else is a runtime bug. Fail the run now (not at the
+                // watchdog, 10 s later, with this thread gone), keep the thread for the next run (the chip resets fully).
+                engine.latch.latch(new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "scheduler thread " + index
+                        + " failed: " + t + " (sub_class=unknown:accounting/corruption); this is a runtime bug: please"
+                        + " report it with this line", t));
+            }
             Thread.interrupted(); // an interrupt aimed at a finished kernel must not leak into the next run
             engine.workerIdle();
         }

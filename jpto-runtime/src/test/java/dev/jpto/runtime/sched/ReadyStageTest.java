@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
@@ -33,15 +34,20 @@ class ReadyStageTest {
         assertThat(out[0]).isEqualTo(7 | 1L << ReadyStage.TYPE_SHIFT);
     }
 
-    /** One adder (flushing when full, like the orchestrator) against two takers: every id is taken exactly once. */
+    /**
+     * One adder (flushing when full, like the orchestrator) against three takers on fewer cores: every id is taken
+     * exactly once, and no taker fails. A taker preempted between reading {@code top} and {@code bottom} sees more
+     * than a stage's worth between them; it must not copy them (it once overran its buffer there).
+     */
     @Test
     void concurrentTakersGetEveryStagedIdExactlyOnce() throws InterruptedException {
-        int ids = 200_000;
+        int ids = 400_000;
         ReadyStage stage = new ReadyStage();
         AtomicIntegerArray seen = new AtomicIntegerArray(ids);
         AtomicBoolean done = new AtomicBoolean();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
         List<Thread> takers = new ArrayList<>();
-        for (int t = 0; t < 2; t++) {
+        for (int t = 0; t < 3; t++) {
             Thread thread = new Thread(() -> {
                 long[] out = new long[ReadyStage.CAPACITY];
                 while (!done.get() || stage.nonEmptyHint()) {
@@ -51,6 +57,7 @@ class ReadyStageTest {
                     }
                 }
             });
+            thread.setUncaughtExceptionHandler((th, e) -> failures.add(e));
             takers.add(thread);
             thread.start();
         }
@@ -68,6 +75,7 @@ class ReadyStageTest {
             thread.join(10_000);
             assertThat(thread.isAlive()).isFalse();
         }
+        assertThat(failures).as("taker failures").isEmpty();
         int rest = stage.take(own);
         for (int i = 0; i < rest; i++) {
             seen.incrementAndGet((int) own[i]);
