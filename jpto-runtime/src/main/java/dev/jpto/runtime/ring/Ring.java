@@ -300,6 +300,28 @@ public final class Ring {
         }
     }
 
+    /**
+     * Orchestrator, at scope end: if the task completed and every consumer released it, the scope's reference is
+     * the last one, and the task becomes CONSUMED here with plain stores (true); else nothing changes (false) and
+     * the caller releases the reference atomically. No lock is needed: only the orchestrator adds fanout
+     * references, and no other thread can make the transition while the scope bit is not released. The atomics
+     * of the general path would each wait for the slot's line, which the completing thread holds, one task after
+     * another; plain loads and stores let a scope's tasks overlap those misses.
+     */
+    public boolean consumeAtScopeEnd(int slot) {
+        int b = slot * STRIDE;
+        if ((int) INTS.getAcquire(shared, b + STATE) != COMPLETED) {
+            return false;
+        }
+        int count = shared[b + FANOUT_COUNT];
+        if ((int) INTS.getAcquire(shared, b + FANOUT_REFCOUNT) + SCOPE_BIT != count) {
+            return false;
+        }
+        shared[b + FANOUT_REFCOUNT] = count; // the scope bit, as the atomic path leaves it (scopeReleased)
+        INTS.setRelease(shared, b + STATE, CONSUMED);
+        return true;
+    }
+
     /** Whether the owning scope already released its reference (bit 31 of the released count). */
     public boolean scopeReleased(int slot) {
         return ((int) INTS.getVolatile(shared, slot * STRIDE + FANOUT_REFCOUNT) & SCOPE_BIT) != 0;

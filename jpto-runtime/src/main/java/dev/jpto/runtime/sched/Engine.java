@@ -344,6 +344,15 @@ public final class Engine {
     public long complete(long raw, int thread, int runnable) {
         Ring ring = rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
+        // Producers first: once COMPLETED is visible, the scope end may consume the task and the orchestrator reuse
+        // its slot, so its fanin edges must not be read after that.
+        int n = ring.retainCount(slot) == 0 ? 0 : ring.faninEdgeCount(slot);
+        for (int i = 0; i < n; i++) {
+            long e = ring.faninEdge(slot, i);
+            if ((e & Ring.EDGE_RETAIN) != 0) {
+                releaseProducer(e & Ring.EDGE_ID_MASK);
+            }
+        }
         ring.lock(slot);
         long ptr = ring.markCompletedLocked(slot);
         ring.unlock(slot);
@@ -370,13 +379,6 @@ public final class Engine {
         if (others > 0) {
             wakeUps.signal(others);
         }
-        int n = ring.retainCount(slot) == 0 ? 0 : ring.faninEdgeCount(slot);
-        for (int i = 0; i < n; i++) {
-            long e = ring.faninEdge(slot, i);
-            if ((e & Ring.EDGE_RETAIN) != 0) {
-                releaseProducer(e & Ring.EDGE_ID_MASK);
-            }
-        }
         consumeIfDone(ring, slot);
         int c = thread * RUNNING_STRIDE + COMPLETED_BY;
         LONGS.setRelease(running, c, (long) LONGS.getOpaque(running, c) + 1);
@@ -399,6 +401,9 @@ public final class Engine {
     public boolean releaseScope(long raw) {
         Ring ring = rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
+        if (ring.consumeAtScopeEnd(slot)) {
+            return true;
+        }
         ring.releaseFanout(slot, Ring.SCOPE_BIT);
         // Not completed yet: its completing thread tests CONSUMED after marking COMPLETED and will see this
         // release (volatile add here / volatile state store there), so the lock can be skipped.
