@@ -333,8 +333,9 @@ public final class Engine {
     }
 
     /**
-     * The task ran on scheduler thread {@code thread}: mark COMPLETED, make its waiting consumers ready, release
-     * the producers it retained, test itself for CONSUMED (spec a.6 steps 1–3).
+     * The task ran on scheduler thread {@code thread}: release the producers it retained, mark COMPLETED, make its
+     * waiting consumers ready, test itself for CONSUMED (spec a.6 steps 1–3; the producers come first here, see
+     * below).
      *
      * <p>Returns one consumer it made ready whose core type is in {@code runnable} (bit per {@link CoreType}
      * ordinal), not queued: the caller runs it next, as a work-stealing pool runs a continuation from its own
