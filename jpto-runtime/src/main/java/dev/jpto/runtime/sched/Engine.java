@@ -24,7 +24,6 @@ public final class Engine {
     /** Within a thread's {@link #running} line: its completed-task count (single writer, summed by readers). */
     private static final int COMPLETED_BY = 2;
     private static final int END_RUN_YIELDS = 64;
-    private static final CoreType[] CORE_TYPES = CoreType.values();
 
     public final Platform platform;
     public final Ring[] rings;
@@ -286,19 +285,37 @@ public final class Engine {
         publish(stage.take(taken), taken, 1); // this thread polls one of them itself
     }
 
+    /**
+     * Queues the {@code n} staged entries in {@code taken[0, n)}: sorted by core type into {@code taken}'s second
+     * half (AIC first, each type in stage order), then one batch per ready queue.
+     */
     private void publish(int n, long[] taken, int selfServed) {
+        int aic = 0;
+        for (int i = 0; i < n; i++) {
+            if ((int) (taken[i] >>> ReadyStage.TYPE_SHIFT) == CoreType.AIC.ordinal()) {
+                aic++;
+            }
+        }
+        int nextAic = ReadyStage.CAPACITY;
+        int nextAiv = ReadyStage.CAPACITY + aic;
         for (int i = 0; i < n; i++) {
             long e = taken[i];
-            enqueue(e & ReadyStage.ID_MASK, CORE_TYPES[(int) (e >>> ReadyStage.TYPE_SHIFT)]);
+            if ((int) (e >>> ReadyStage.TYPE_SHIFT) == CoreType.AIC.ordinal()) {
+                taken[nextAic++] = e & ReadyStage.ID_MASK;
+            } else {
+                taken[nextAiv++] = e & ReadyStage.ID_MASK;
+            }
         }
+        offerAll(CoreType.AIC, taken, ReadyStage.CAPACITY, aic);
+        offerAll(CoreType.AIV, taken, ReadyStage.CAPACITY + aic, n - aic);
         if (n > selfServed) {
             wakeUps.signal(n - selfServed);
         }
     }
 
-    /** A buffer for {@link #takeStaged}, one per scheduler thread. */
+    /** A buffer for {@link #takeStaged}, one per scheduler thread: the taken entries, then them sorted by type. */
     static long[] stageBuffer() {
-        return new long[ReadyStage.CAPACITY];
+        return new long[2 * ReadyStage.CAPACITY];
     }
 
     boolean stagedHint() {
@@ -326,10 +343,20 @@ public final class Engine {
 
     private void enqueue(long raw, CoreType type) {
         if (!ready[type.ordinal()].offer(raw)) {
-            latch.latch(new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "ready queue of " + type
-                    + " overflowed at capacity " + ready[type.ordinal()].capacity()
-                    + " (sub_class=unknown:accounting/corruption); this is a runtime bug"));
+            readyOverflow(type);
         }
+    }
+
+    private void offerAll(CoreType type, long[] ids, int from, int n) {
+        if (!ready[type.ordinal()].offerAll(ids, from, n)) {
+            readyOverflow(type);
+        }
+    }
+
+    private void readyOverflow(CoreType type) {
+        latch.latch(new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "ready queue of " + type
+                + " overflowed at capacity " + ready[type.ordinal()].capacity()
+                + " (sub_class=unknown:accounting/corruption); this is a runtime bug"));
     }
 
     /**

