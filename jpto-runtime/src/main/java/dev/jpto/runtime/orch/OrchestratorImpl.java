@@ -505,7 +505,8 @@ public final class OrchestratorImpl implements Orchestrator {
             return;
         }
         backPressure.ensureFaninSpill(ring, raw);
-        ring.addFaninSpilled(slot, ring.faninSpill.append(edge));
+        ring.faninSpill.append(edge);
+        ring.addFaninSpilled(slot);
     }
 
     private void placeOutputs(Ring ring, int slot, long raw, long heapOffset, Arg[] args) {

@@ -45,9 +45,6 @@ final class Reclaimer {
         for (int id = prev; id != last; id++) {
             int s = ring.slotOf(id);
             ring.args[s] = null; // let the arguments of a retired task go (kernels: at the end of the run)
-            if (ring.faninEdgeCount(s) > Ring.FANIN_INLINE_CAP) {
-                ring.faninSpill.reclaimTo(ring.spillEnd(s));
-            }
             Tensor[] outs = ring.outputs[s];
             if (outs != null) {
                 long raw = Ring.taskId(r, id);
@@ -61,6 +58,7 @@ final class Reclaimer {
         }
         int newest = ring.slotOf(last - 1);
         ring.heap.reclaim(last - 1, ring.heapEnd(newest));
+        ring.faninSpill.reclaimTo(ring.spillEnd(newest)); // spill runs are in task order, like the heap
         if (last - depReclaimedAt[r] >= DEP_POOL_CLEANUP_INTERVAL) {
             ring.deps.reclaimTo(ring.depMark(newest));
             depReclaimedAt[r] = last;

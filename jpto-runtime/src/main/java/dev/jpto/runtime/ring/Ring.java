@@ -192,6 +192,9 @@ public final class Ring {
         int r = rec(slot);
         records[r + R_TASK_ID] = rawId;
         records[r + R_COUNTS] = (long) depth << 32;
+        // Where the task's spilled edges will start (its wiring appends them next, contiguously), and for a task that
+        // spills none, the spill pool's top: spillEnd of the newest retired task is then the pool's reclaim point.
+        records[r + R_SPILL_START] = faninSpill.top();
         setFanoutHead(slot, DepPool.NULL);
         shared[b + RETAIN_N] = 0;
         shared[b + FANOUT_COUNT] = SCOPE_BIT;
@@ -383,13 +386,12 @@ public final class Ring {
         return true;
     }
 
-    /** Records a spilled edge already appended at {@code linear} in {@link #faninSpill}. */
-    public void addFaninSpilled(int slot, long linear) {
-        int r = rec(slot);
-        if (faninEdgeCount(slot) == FANIN_INLINE_CAP) {
-            records[r + R_SPILL_START] = linear;
-        }
-        records[r + R_COUNTS]++;
+    /**
+     * Records a spilled edge just appended to {@link #faninSpill} (the slot's run started at the pool's top when
+     * {@link #initSlot} ran: the orchestrator appends one task's edges at a time).
+     */
+    public void addFaninSpilled(int slot) {
+        records[rec(slot) + R_COUNTS]++;
     }
 
     /** Fanin edges of the slot's task, inline and spilled. */
@@ -397,7 +399,10 @@ public final class Ring {
         return (int) records[rec(slot) + R_COUNTS];
     }
 
-    /** Linear index in {@link #faninSpill} just past the slot's spilled edges (its start if none spilled). */
+    /**
+     * Linear index in {@link #faninSpill} just past the slot's spilled edges (if none spilled, the pool's top when
+     * the task was submitted): no later task's run starts before it.
+     */
     public long spillEnd(int slot) {
         int r = rec(slot);
         return records[r + R_SPILL_START] + Math.max(0, (int) records[r + R_COUNTS] - FANIN_INLINE_CAP);
