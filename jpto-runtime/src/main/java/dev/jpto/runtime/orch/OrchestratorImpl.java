@@ -53,6 +53,8 @@ public final class OrchestratorImpl implements Orchestrator {
     private final long[] taskWindowMax = new long[RuntimeEnv.RINGS];
 
     private long[] edges = new long[16];
+    /** Per argument of the submit in progress: its INOUT lookup took over the entry of its own view. */
+    private boolean[] reownedArg = new boolean[8];
     private int edgeN;
     private final TensorMap.Sink waitSink = p -> addEdge(p, Ring.EDGE_WAIT);
     /** DFX hooks of this run, or null (DFX off: every hook site is one null test). */
@@ -321,7 +323,11 @@ public final class OrchestratorImpl implements Orchestrator {
             syncTensorMap(r, slot);
         }
         edgeN = 0;
+        int inPlace = 0;
         if (nTensors > 0) {
+            if (reownedArg.length < args.length) {
+                reownedArg = new boolean[args.length];
+            }
             for (int i = 0; i < args.length; i++) {
                 if (args[i] instanceof Arg.TensorArg(Tensor t, Direction d)) {
                     long creator = owners.size() == 0 ? OwnerMap.NONE : owners.get(t.bufferAddress());
@@ -335,18 +341,22 @@ public final class OrchestratorImpl implements Orchestrator {
                     if (d == Direction.INPUT || d == Direction.INOUT) {
                         lookupTask = raw;
                         lookupArg = i;
-                        tmap.lookup(t, d == Direction.INOUT, events == null ? waitSink : traceSink);
+                        boolean reowned = tmap.lookup(t, d == Direction.INOUT, raw, events == null ? waitSink : traceSink);
+                        reownedArg[i] = reowned;
+                        if (reowned) {
+                            inPlace++;
+                        }
                     }
                 }
             }
         }
 
-        // 3. register writers (STEP 4).
-        if (registrations > 0) {
-            backPressure.ensureTensorMap(registrations, raw, kernelName, depth);
-            for (Arg a : args) {
-                if (a instanceof Arg.TensorArg(Tensor t, Direction d)
-                        && (d == Direction.INOUT || d == Direction.OUTPUT_EXISTING)) {
+        // 3. register writers (STEP 4); an INOUT whose lookup took over its own view's entry is registered already.
+        if (registrations > inPlace) {
+            backPressure.ensureTensorMap(registrations - inPlace, raw, kernelName, depth);
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] instanceof Arg.TensorArg(Tensor t, Direction d)
+                        && (d == Direction.INOUT && !reownedArg[i] || d == Direction.OUTPUT_EXISTING)) {
                     tmap.insert(t, raw);
                 }
             }

@@ -24,6 +24,8 @@ public final class TensorMap {
     public static final int CLEANUP_INTERVAL = 64;
 
     private static final int NIL = -1;
+    /** The {@code self} of a lookup that runs for no task (a scalar read, the compiler's planner). */
+    public static final long NO_TASK = -1;
     private static final int BUCKET_SHIFT = 64 - Integer.numberOfTrailingZeros(NUM_BUCKETS);
 
     /** What {@link #lookup} reports per match. */
@@ -187,11 +189,22 @@ public final class TensorMap {
      * {@code inout}, a COVERED entry is removed (the new writer supersedes it).
      */
     public void lookup(Tensor t, boolean inout, Sink sink) {
+        lookup(t, inout, NO_TASK, sink);
+    }
+
+    /**
+     * {@link #lookup(Tensor, boolean, Sink)} for task {@code self} ({@link #NO_TASK} for none), which skips the
+     * task's own entries. When {@code inout}, the first COVERED entry of exactly {@code t}'s view passes to
+     * {@code self} in place instead of being removed (the common update of one tile: a remove and an insert
+     * become one relink), and true is returned: the caller then registers nothing more for {@code t}.
+     */
+    public boolean lookup(Tensor t, boolean inout, long self, Sink sink) {
         long a = t.bufferAddress();
         int e = bucketHead[bucketOf(a)];
         if (e == NIL) {
-            return;
+            return false;
         }
+        boolean reowned = false;
         int n = t.rank();
         int dt = t.dtype().ordinal();
         boolean copied = false; // the view is copied to the scratch arrays at the first candidate only
@@ -202,8 +215,9 @@ public final class TensorMap {
             int b = e * ES;
             int nx = (int) ent[b + B_NEXT];
             long p = ent[b + PRODUCER];
-            if (ent[b + ADDR] == a && validProducer(p)) {
+            if (ent[b + ADDR] == a && p != self && validProducer(p)) {
                 int ov;
+                boolean same = false;
                 if (ent[b + META] != meta || n > MAX_DIMS) {
                     ov = Overlap.OTHER;
                 } else {
@@ -216,6 +230,7 @@ public final class TensorMap {
                     }
                     if (sameView(b, n, off)) {
                         ov = nonEmpty(n) ? Overlap.COVERED : Overlap.NO_OVERLAP;
+                        same = true;
                     } else {
                         if (stor < 0) {
                             stor = t.buffer().byteSize() / t.dtype().byteSize();
@@ -232,12 +247,25 @@ public final class TensorMap {
                     lastOverlap = ov;
                     sink.producer(p);
                     if (inout && ov == Overlap.COVERED) {
-                        remove(e);
+                        if (same && !reowned && self != NO_TASK) {
+                            reown(e, p, self);
+                            reowned = true;
+                        } else {
+                            remove(e);
+                        }
                     }
                 }
             }
             e = nx;
         }
+        return reowned;
+    }
+
+    /** Moves entry {@code e} from {@code from}'s task chain to the head of {@code to}'s. */
+    private void reown(int e, long from, long to) {
+        unlinkFromTask(e, from);
+        linkToTask(e, to);
+        ent[e * ES + PRODUCER] = to;
     }
 
     /** Whether entry {@code b} records exactly the looked-up view: the common re-access of one tile. */
@@ -295,6 +323,12 @@ public final class TensorMap {
             ent[head * ES + B_PREV] = e;
         }
         bucketHead[b] = e;
+        linkToTask(e, producerId);
+        highWater = Math.max(highWater, used());
+    }
+
+    private void linkToTask(int e, long producerId) {
+        int base = e * ES;
         int r = ringOf(producerId);
         int s = (int) localOf(producerId) & windowMask[r];
         int taskFirst = taskHead[r][s];
@@ -304,7 +338,16 @@ public final class TensorMap {
             ent[taskFirst * ES + T_PREV] = e;
         }
         taskHead[r][s] = e;
-        highWater = Math.max(highWater, used());
+    }
+
+    private void unlinkFromTask(int e, long producerId) {
+        int base = e * ES;
+        int r = ringOf(producerId);
+        int s = (int) localOf(producerId) & windowMask[r];
+        int tPrev = (int) ent[base + T_PREV];
+        int tNext = (int) ent[base + T_NEXT];
+        if (tPrev != NIL) ent[tPrev * ES + T_NEXT] = tNext; else taskHead[r][s] = tNext;
+        if (tNext != NIL) ent[tNext * ES + T_PREV] = tPrev;
     }
 
     private void remove(int e) {
@@ -313,13 +356,7 @@ public final class TensorMap {
         int bNext = (int) ent[base + B_NEXT];
         if (bPrev != NIL) ent[bPrev * ES + B_NEXT] = bNext; else bucketHead[bucketOf(ent[base + ADDR])] = bNext;
         if (bNext != NIL) ent[bNext * ES + B_PREV] = bPrev;
-        long p = ent[base + PRODUCER];
-        int r = ringOf(p);
-        int s = (int) localOf(p) & windowMask[r];
-        int tPrev = (int) ent[base + T_PREV];
-        int tNext = (int) ent[base + T_NEXT];
-        if (tPrev != NIL) ent[tPrev * ES + T_NEXT] = tNext; else taskHead[r][s] = tNext;
-        if (tNext != NIL) ent[tNext * ES + T_PREV] = tPrev;
+        unlinkFromTask(e, ent[base + PRODUCER]);
         ent[base + PRODUCER] = -1;
         ent[base + ADDR] = 0;
         freeStack[freeNum++] = e;

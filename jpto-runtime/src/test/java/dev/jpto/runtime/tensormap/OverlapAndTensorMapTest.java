@@ -127,6 +127,44 @@ class OverlapAndTensorMapTest {
         assertThat(m.highWater()).isEqualTo(3);
     }
 
+    /**
+     * A task's INOUT over exactly a writer's view takes that entry over in place: the same answers as a remove
+     * followed by an insert (producer reported, the task now the writer, one entry in use), and the entry now lives
+     * and dies with the new task. A task never finds its own entries; a covering but different view is not taken
+     * over (it is removed, and the caller inserts its own).
+     */
+    @Test
+    void inoutOfTheSameViewTakesTheEntryOverInPlace() {
+        TensorMap m = new TensorMap(new int[] {16, 16, 16, 16});
+        List<Long> found = new ArrayList<>();
+        m.insert(box(0, 0, 4, 8), 1);
+        m.insert(box(4, 0, 4, 8), 2);
+        assertThat(m.lookup(box(0, 0, 4, 8), true, 3, found::add)).as("taken over by task 3").isTrue();
+        assertThat(found).containsExactly(1L);
+        assertThat(m.used()).isEqualTo(2);
+        found.clear();
+        assertThat(m.lookup(box(0, 0, 4, 8), false, 3, found::add)).isFalse();
+        assertThat(found).as("task 3 does not find its own entry").isEmpty();
+        m.lookup(box(0, 0, 8, 8), false, 4, found::add);
+        assertThat(found).containsExactlyInAnyOrder(3L, 2L);
+
+        assertThat(m.cleanupRetired(0, 2)).as("task 1 retires: the entry is task 3's now").isZero();
+        found.clear();
+        m.lookup(box(0, 0, 4, 8), false, 4, found::add);
+        assertThat(found).containsExactly(3L);
+        assertThat(m.cleanupRetired(0, 4)).as("tasks 2 and 3 retire with their entries").isEqualTo(2);
+        assertThat(m.used()).isZero();
+
+        m.insert(box(0, 0, 2, 8), 5);
+        found.clear();
+        assertThat(m.lookup(box(0, 0, 4, 8), true, 6, found::add)).as("covers task 5's view, not the same").isFalse();
+        assertThat(found).containsExactly(5L);
+        assertThat(m.used()).isZero();
+        m.insert(box(0, 0, 2, 8), 7);
+        assertThat(m.lookup(box(0, 0, 2, 8), true, TensorMap.NO_TASK, found::add)).as("no task: removed").isFalse();
+        assertThat(m.used()).isZero();
+    }
+
     @Test
     void cleanupIsDueEveryIntervalOrBeforeReusingTheOldestSlot() {
         TensorMap m = new TensorMap(new int[] {16, 16, 16, 16});
