@@ -341,9 +341,8 @@ public final class OrchestratorImpl implements Orchestrator {
                     if (d == Direction.INPUT || d == Direction.INOUT) {
                         lookupTask = raw;
                         lookupArg = i;
-                        boolean reowned = tmap.lookup(t, d == Direction.INOUT, raw, events == null ? waitSink : traceSink);
-                        reownedArg[i] = reowned;
-                        if (reowned) {
+                        reownedArg[i] = tmap.lookup(t, d == Direction.INOUT, raw, events == null ? waitSink : traceSink);
+                        if (reownedArg[i]) {
                             inPlace++;
                         }
                     }

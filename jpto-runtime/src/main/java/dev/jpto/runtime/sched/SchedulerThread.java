@@ -70,8 +70,8 @@ public final class SchedulerThread implements Runnable {
             try {
                 runOnce();
             } catch (Throwable t) {
-                // Kernel failures are latched in execute; anything else is a runtime bug. Fail the run now (not at the
-                // watchdog, 10 s later, with this thread gone), keep the thread for the next run (the chip resets fully).
+                // Kernel failures are latched in execute; anything else is a runtime bug. Fail the run now (not at
+                // the watchdog, 10 s later, with this thread gone); the thread serves the next run (a full reset).
                 engine.latch.latch(new ChipRuntimeException(ErrorCode.SCHEDULER_TIMEOUT, "scheduler thread " + index
                         + " failed: " + t + " (sub_class=unknown:accounting/corruption); this is a runtime bug: please"
                         + " report it with this line", t));
