@@ -341,7 +341,8 @@ public final class OrchestratorImpl implements Orchestrator {
                     if (d == Direction.INPUT || d == Direction.INOUT) {
                         lookupTask = raw;
                         lookupArg = i;
-                        reownedArg[i] = tmap.lookup(t, d == Direction.INOUT, raw, events == null ? waitSink : traceSink);
+                        TensorMap.Sink sink = events == null ? waitSink : traceSink;
+                        reownedArg[i] = tmap.lookup(t, d == Direction.INOUT, raw, sink);
                         if (reownedArg[i]) {
                             inPlace++;
                         }
