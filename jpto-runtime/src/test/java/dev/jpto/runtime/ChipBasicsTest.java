@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.ring.Ring;
 import java.lang.foreign.Arena;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -120,6 +121,37 @@ class ChipBasicsTest {
                     assertThat(copies.getDouble(i)).isEqualTo(expected);
                 }
             }
+        }
+    }
+
+    /**
+     * A producer still running when its consumers are submitted: the first consumers wait inline in its slot, the
+     * rest in dep-pool nodes; all run after it and see its value, and each wait took one dep-pool entry.
+     */
+    @Test
+    void consumersOfARunningProducerInlineAndInNodesAllRunAfterIt() throws InterruptedException {
+        int consumers = Ring.INLINE_FANOUTS + 3;
+        try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            Tensor x = Tensor.allocate(arena, DType.INT64, 1);
+            Tensor seen = Tensor.allocate(arena, DType.INT64, consumers);
+            java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+            RunReport report = chip.run(orch -> {
+                try (Scope s = orch.scope()) {
+                    orch.submit("producer", CoreType.AIV, ctx -> {
+                        release.await();
+                        ctx.tensor(0).setDouble(0, 42);
+                    }, Arg.outputExisting(x));
+                    for (int i = 0; i < consumers; i++) {
+                        orch.submit("consumer", CoreType.AIC, ctx -> ctx.tensor(1).setDouble(0, ctx.tensor(0).getDouble(0)),
+                                Arg.input(x), Arg.outputExisting(seen.slice(new long[] {i}, new long[] {1})));
+                    }
+                    release.countDown(); // every consumer was wired while the producer ran
+                }
+            }, CallConfig.defaults());
+            for (int i = 0; i < consumers; i++) {
+                assertThat(seen.getDouble(i)).as("consumer %d", i).isEqualTo(42);
+            }
+            assertThat(report.ring(1).depPoolMax()).isEqualTo(consumers);
         }
     }
 

@@ -498,7 +498,11 @@ public final class OrchestratorImpl implements Orchestrator {
                 pr.unlock(ps);
                 satisfied++;
             } else {
-                pr.setFanoutHead(ps, ring.deps.alloc(raw, pr.fanoutHead(ps)));
+                if (pr.addInlineFanoutLocked(ps, raw)) {
+                    ring.deps.reserve();
+                } else {
+                    pr.setFanoutHead(ps, ring.deps.alloc(raw, pr.fanoutHead(ps)));
+                }
                 pr.unlock(ps);
             }
             recordFanin(ring, slot, raw, e);

@@ -41,6 +41,11 @@ public final class DepPool extends LinearPool {
         return ((long) ring << RING_SHIFT) | linear;
     }
 
+    /** Takes an entry without writing a node (a consumer the producer holds inline); counts like {@link #alloc}. */
+    public void reserve() {
+        claim();
+    }
+
     public static int ringOf(long pointer) {
         return (int) (pointer >>> RING_SHIFT);
     }

@@ -23,6 +23,8 @@ import java.util.Arrays;
  *  int  6 FANOUT_HEAD      fanout list head, low and high word   (under LOCK)
  *  int  8 RETAIN_N         RETAIN fanin edges                    (orchestrator, before the task is ready)
  *  int  9 CORE_TYPE        CoreType ordinal                      (orchestrator, before the task is ready)
+ *  int 10 INLINE_N         consumers held inline                 (under LOCK)
+ *  int 11 INLINE           {@value #INLINE_FANOUTS} consumer ids, low and high word each (under LOCK)
  * </pre>
  * The last three sit here rather than in arrays of their own because the worker reads them right after the
  * orchestrator wrote them: in a per-field array, neighbouring slots share a line, so each task would move
@@ -80,6 +82,14 @@ public final class Ring {
     private static final int FANOUT_HEAD = 6;
     private static final int RETAIN_N = 8;
     private static final int CORE_TYPE = 9;
+    private static final int INLINE_N = 10;
+    private static final int INLINE = 11;
+    /**
+     * Consumers a producer's line holds itself before its fanout list takes dep-pool nodes. Most tasks have one or
+     * two: the completing thread then reads no node, a line the orchestrator was writing (nodes are 16 bytes, four
+     * to a line). Their dep-pool entries are still taken, unwritten, so pool use and its limits stay as specified.
+     */
+    public static final int INLINE_FANOUTS = 2;
     private static final CoreType[] CORE_TYPES = CoreType.values();
 
     private static final int CUR = 7;
@@ -196,6 +206,7 @@ public final class Ring {
         // spills none, the spill pool's top: spillEnd of the newest retired task is then the pool's reclaim point.
         records[r + R_SPILL_START] = faninSpill.top();
         setFanoutHead(slot, DepPool.NULL);
+        shared[b + INLINE_N] = 0;
         shared[b + RETAIN_N] = 0;
         shared[b + FANOUT_COUNT] = SCOPE_BIT;
         shared[b + FANOUT_REFCOUNT] = 0;
@@ -238,6 +249,30 @@ public final class Ring {
         int b = slot * STRIDE + FANOUT_HEAD;
         shared[b] = (int) ptr;
         shared[b + 1] = (int) (ptr >>> 32);
+    }
+
+    /** Under lock: adds a consumer to the inline part of the fanout list; false when that is full. */
+    public boolean addInlineFanoutLocked(int slot, long consumer) {
+        int b = slot * STRIDE;
+        int n = shared[b + INLINE_N];
+        if (n == INLINE_FANOUTS) {
+            return false;
+        }
+        shared[b + INLINE + 2 * n] = (int) consumer;
+        shared[b + INLINE + 2 * n + 1] = (int) (consumer >>> 32);
+        shared[b + INLINE_N] = n + 1;
+        return true;
+    }
+
+    /** Under lock: consumers held inline. */
+    public int inlineFanouts(int slot) {
+        return shared[slot * STRIDE + INLINE_N];
+    }
+
+    /** Under lock: inline consumer {@code i}. */
+    public long inlineFanout(int slot, int i) {
+        int b = slot * STRIDE + INLINE + 2 * i;
+        return (long) shared[b + 1] << 32 | (shared[b] & 0xFFFF_FFFFL);
     }
 
     /** Orchestrator, while wiring: the task retains one more producer (a RETAIN fanin edge). */

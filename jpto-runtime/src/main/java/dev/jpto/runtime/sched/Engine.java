@@ -383,13 +383,22 @@ public final class Engine {
         }
         ring.lock(slot);
         long ptr = ring.markCompletedLocked(slot);
+        // Read under the lock: once it is released, the slot may be consumed and reused.
+        int inline = ring.inlineFanouts(slot);
+        long first = inline > 0 ? ring.inlineFanout(slot, 0) : 0;
+        long second = inline > 1 ? ring.inlineFanout(slot, 1) : 0;
         ring.unlock(slot);
         int queued = 0;
         long mine = ReadyQueue.EMPTY;
-        while (ptr != DepPool.NULL) {
-            DepPool pool = rings[DepPool.ringOf(ptr)].deps;
-            long consumer = pool.consumerAt(ptr);
-            long next = pool.nextAt(ptr); // read before the consumer can run and its node be recycled
+        for (int i = 0; i < inline || ptr != DepPool.NULL; i++) {
+            long consumer;
+            if (i < inline) {
+                consumer = i == 0 ? first : second;
+            } else {
+                DepPool pool = rings[DepPool.ringOf(ptr)].deps;
+                consumer = pool.consumerAt(ptr);
+                ptr = pool.nextAt(ptr); // read before the consumer can run and its node be recycled
+            }
             Ring cr = rings[(int) (consumer >>> 32)];
             int cs = cr.slotOf(consumer);
             if (cr.addFanin(cs, 1)) {
@@ -400,7 +409,6 @@ public final class Engine {
                     queued++;
                 }
             }
-            ptr = next;
         }
         // This thread runs one ready task next (its own, or one it polls): parked threads are woken for the rest.
         int others = mine == ReadyQueue.EMPTY ? queued - 1 : queued;
