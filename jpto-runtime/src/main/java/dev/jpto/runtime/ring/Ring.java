@@ -26,9 +26,9 @@ import java.util.Arrays;
  *  int 10 INLINE_N         consumers held inline                 (under LOCK)
  *  int 11 INLINE           {@value #INLINE_FANOUTS} consumer ids, low and high word each (under LOCK)
  * </pre>
- * The last three sit here rather than in arrays of their own because the worker reads them right after the
- * orchestrator wrote them: in a per-field array, neighbouring slots share a line, so each task would move
- * that line between the cores once more per field.
+ * RETAIN_N, CORE_TYPE and the inline consumers sit here rather than in arrays of their own because the worker
+ * reads them right after the orchestrator wrote them: in a per-field array, neighbouring slots share a line, so
+ * each task would move that line between the cores once more per field.
  *
  * <p>Everything else per slot is written by the orchestrator before the task can become ready (the guard's
  * atomic add publishes it) and read by the worker that runs or releases it.
@@ -88,6 +88,7 @@ public final class Ring {
      * Consumers a producer's line holds itself before its fanout list takes dep-pool nodes. Most tasks have one or
      * two: the completing thread then reads no node, a line the orchestrator was writing (nodes are 16 bytes, four
      * to a line). Their dep-pool entries are still taken, unwritten, so pool use and its limits stay as specified.
+     * Two fit the line's spare words ({@code Engine.complete} copies exactly two out under the lock).
      */
     public static final int INLINE_FANOUTS = 2;
     private static final CoreType[] CORE_TYPES = CoreType.values();
