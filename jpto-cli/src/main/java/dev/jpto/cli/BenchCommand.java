@@ -106,7 +106,7 @@ public final class BenchCommand implements Runnable {
                 + " and n-1 ForkJoinPool workers; 0 = platform default (default ${DEFAULT-VALUE})")
         int threads;
 
-        @Option(names = "--warmup-seconds", defaultValue = "3", // RuntimeBenchmark.Options.DEFAULT_WARMUP_SECONDS
+        @Option(names = "--warmup-seconds", defaultValue = "" + RuntimeBenchmark.Options.DEFAULT_WARMUP_SECONDS,
                 description = "warm up each shape at least this long,"
                 + " besides --warmups runs (default ${DEFAULT-VALUE}): the JIT needs 1-2 s on 2 cores")
         double warmupSeconds;

@@ -519,8 +519,7 @@ public final class OrchestratorImpl implements Orchestrator {
             return;
         }
         backPressure.ensureFaninSpill(ring, raw);
-        ring.faninSpill.append(edge);
-        ring.addFaninSpilled(slot);
+        ring.addFaninSpilled(slot, edge);
     }
 
     private void placeOutputs(Ring ring, int slot, long raw, long heapOffset, Arg[] args) {

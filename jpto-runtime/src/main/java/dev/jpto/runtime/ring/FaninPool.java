@@ -14,11 +14,9 @@ public final class FaninPool extends LinearPool {
         this.edges = new long[capacity];
     }
 
-    /** Appends an edge and returns its linear index; the caller checked {@link #hasSpace}. */
-    public long append(long edge) {
-        long linear = claim();
-        edges[index(linear)] = edge;
-        return linear;
+    /** Appends an edge; the caller checked {@link #hasSpace}. */
+    public void append(long edge) {
+        edges[index(claim())] = edge;
     }
 
     public long get(long linear) {

@@ -423,10 +423,11 @@ public final class Ring {
     }
 
     /**
-     * Records a spilled edge just appended to {@link #faninSpill} (the slot's run started at the pool's top when
-     * {@link #initSlot} ran: the orchestrator appends one task's edges at a time).
+     * Appends a fanin edge past the inline cap to {@link #faninSpill}; the caller checked it has space. The slot's
+     * run started at the pool's top when {@link #initSlot} ran: the orchestrator appends one task's edges at a time.
      */
-    public void addFaninSpilled(int slot) {
+    public void addFaninSpilled(int slot, long producerWithFlags) {
+        faninSpill.append(producerWithFlags);
         records[rec(slot) + R_COUNTS]++;
     }
 

@@ -292,7 +292,7 @@ public final class Engine {
     private void publish(int n, long[] taken, int selfServed) {
         int aic = 0;
         for (int i = 0; i < n; i++) {
-            if ((int) (taken[i] >>> ReadyStage.TYPE_SHIFT) == CoreType.AIC.ordinal()) {
+            if (ReadyStage.isAic(taken[i])) {
                 aic++;
             }
         }
@@ -300,11 +300,7 @@ public final class Engine {
         int nextAiv = ReadyStage.CAPACITY + aic;
         for (int i = 0; i < n; i++) {
             long e = taken[i];
-            if ((int) (e >>> ReadyStage.TYPE_SHIFT) == CoreType.AIC.ordinal()) {
-                taken[nextAic++] = e & ReadyStage.ID_MASK;
-            } else {
-                taken[nextAiv++] = e & ReadyStage.ID_MASK;
-            }
+            taken[ReadyStage.isAic(e) ? nextAic++ : nextAiv++] = ReadyStage.idOf(e);
         }
         offerAll(CoreType.AIC, taken, ReadyStage.CAPACITY, aic);
         offerAll(CoreType.AIV, taken, ReadyStage.CAPACITY + aic, n - aic);

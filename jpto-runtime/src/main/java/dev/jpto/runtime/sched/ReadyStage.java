@@ -1,5 +1,6 @@
 package dev.jpto.runtime.sched;
 
+import dev.jpto.runtime.CoreType;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -17,7 +18,7 @@ import java.lang.invoke.VarHandle;
  * Both cursors only grow, and the orchestrator writes a cell only while fewer than {@value #CAPACITY} are
  * unclaimed, so a taker whose CAS succeeds read cells nobody overwrote.
  *
- * <p>Each entry is a task id with its {@link dev.jpto.runtime.CoreType} ordinal above bit {@value #TYPE_SHIFT}:
+ * <p>Each entry is a task id with its {@link CoreType} ordinal above bit {@value #TYPE_SHIFT}:
  * publishing then need not read the task's slot to pick its queue.
  */
 final class ReadyStage {
@@ -65,6 +66,16 @@ final class ReadyStage {
             out[i] = (long) LONGS.getOpaque(cells, (int) (t + i) & (CAPACITY - 1));
         }
         return LONGS.compareAndSet(cursors, TOP, t, b) ? (int) n : 0;
+    }
+
+    /** Whether a taken entry is a task of core type AIC. */
+    static boolean isAic(long entry) {
+        return (int) (entry >>> TYPE_SHIFT) == CoreType.AIC.ordinal();
+    }
+
+    /** The task id of a taken entry. */
+    static long idOf(long entry) {
+        return entry & ID_MASK;
     }
 
     /** Whether anything is staged (racy: a hint for an idle thread). */

@@ -17,16 +17,16 @@ public final class Overlap {
      * @param storage elements in the whole buffer
      */
     public static int check(int n, long storage,
-                            long aOff, long[] aShape, long[] aStride, int aBase,
-                            long bOff, long[] bShape, long[] bStride, int bBase) {
+                            long aOff, long[] aShape, long[] aStride,
+                            long bOff, long[] bShape, long[] bStride) {
         // 1-D element ranges first: disjoint ranges never overlap whatever the layout.
         long aLo = aOff, aHi = aOff, bLo = bOff, bHi = bOff;
         for (int d = 0; d < n; d++) {
-            long ae = aShape[aBase + d], be = bShape[bBase + d];
+            long ae = aShape[d], be = bShape[d];
             if (ae == 0 || be == 0) {
                 return NO_OVERLAP;
             }
-            long as = (ae - 1) * aStride[aBase + d], bs = (be - 1) * bStride[bBase + d];
+            long as = (ae - 1) * aStride[d], bs = (be - 1) * bStride[d];
             if (as < 0) aLo += as; else aHi += as;
             if (bs < 0) bLo += bs; else bHi += bs;
         }
@@ -37,33 +37,33 @@ public final class Overlap {
             return OTHER;
         }
         for (int d = 0; d < n; d++) {
-            if (aStride[aBase + d] != bStride[bBase + d]) {
+            if (aStride[d] != bStride[d]) {
                 return OTHER;
             }
         }
-        if (aStride[aBase + n - 1] != 1) {
+        if (aStride[n - 1] != 1) {
             return OTHER;
         }
         for (int d = 0; d < n - 1; d++) {
-            long outer = aStride[aBase + d], inner = aStride[aBase + d + 1];
+            long outer = aStride[d], inner = aStride[d + 1];
             if (inner <= 0 || outer <= 0 || outer % inner != 0) {
                 return OTHER;
             }
         }
-        long s0 = aStride[aBase];
+        long s0 = aStride[0];
         if (s0 != 1 && storage % s0 != 0) {
             return OTHER;
         }
         boolean covers = true;
         long aRest = aOff, bRest = bOff;
         for (int d = 0; d < n; d++) {
-            long stride = aStride[aBase + d];
-            long ref = quot(d == 0 ? storage : aStride[aBase + d - 1], d == 0 ? s0 : stride);
+            long stride = aStride[d];
+            long ref = quot(d == 0 ? storage : aStride[d - 1], d == 0 ? s0 : stride);
             long aStart = quot(aRest, stride);
             long bStart = quot(bRest, stride);
             aRest -= aStart * stride;
             bRest -= bStart * stride;
-            long aEnd = aStart + aShape[aBase + d], bEnd = bStart + bShape[bBase + d];
+            long aEnd = aStart + aShape[d], bEnd = bStart + bShape[d];
             if (aEnd > ref || bEnd > ref) {
                 return OTHER;
             }

@@ -239,8 +239,8 @@ public final class TensorMap {
                             entryShape[d] = ent[b + DIMS + 2 * d];
                             entryStride[d] = ent[b + DIMS + 2 * d + 1];
                         }
-                        ov = Overlap.check(n, stor, off, scratchShape, scratchStride, 0,
-                                ent[b + OFFSET], entryShape, entryStride, 0);
+                        ov = Overlap.check(n, stor, off, scratchShape, scratchStride, ent[b + OFFSET], entryShape,
+                                entryStride);
                     }
                 }
                 if (ov != Overlap.NO_OVERLAP) {
