@@ -50,7 +50,6 @@ public final class OrchestratorImpl implements Orchestrator {
     private int scopeTasksSize;
 
     private int sinceTensorMapSync;
-    private final long[] taskWindowMax = new long[RuntimeEnv.RINGS];
 
     private long[] edges = new long[16];
     /** Per argument of the submit in progress: its INOUT lookup took over the entry of its own view. */
@@ -81,7 +80,6 @@ public final class OrchestratorImpl implements Orchestrator {
         reclaimer.reset();
         backPressure.reset(runEnv, owner);
         sinceTensorMapSync = 0;
-        java.util.Arrays.fill(taskWindowMax, 0);
         owners.clear();
     }
 
@@ -144,7 +142,7 @@ public final class OrchestratorImpl implements Orchestrator {
 
     /** Peak live tasks per ring ({@code local − last_alive} after each allocation). */
     public long taskWindowMax(int ring) {
-        return taskWindowMax[ring];
+        return reclaimer.taskWindowMax(rings[ring]);
     }
 
     /** Innermost open scope depth, or −1 (for the fatal sample of scope statistics). */
@@ -308,7 +306,6 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         ring.setCoreType(slot, coreType);
         ring.publishCurrent(local + 1);
-        taskWindowMax[r] = Math.max(taskWindowMax[r], ring.tasks.active(reclaimer.reclaimedUpTo(r)));
         if (nOutputs > 0) {
             placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
         }

@@ -19,6 +19,8 @@ final class Reclaimer {
     /** The scheduler's {@code last_task_alive} as last applied, per ring. */
     private final int[] reclaimedUpTo = new int[RuntimeEnv.RINGS];
     private final int[] depReclaimedAt = new int[RuntimeEnv.RINGS];
+    /** Peak live tasks per ring up to the last change of its tail (see {@link #taskWindowMax}). */
+    private final long[] windowMax = new long[RuntimeEnv.RINGS];
 
     Reclaimer(OwnerMap owners) {
         this.owners = owners;
@@ -27,6 +29,16 @@ final class Reclaimer {
     void reset() {
         Arrays.fill(reclaimedUpTo, 0);
         Arrays.fill(depReclaimedAt, 0);
+        Arrays.fill(windowMax, 0);
+    }
+
+    /**
+     * Peak live tasks of {@code ring} ({@code current − last_task_alive} after each allocation, as the allocator saw
+     * the tail). While the applied tail stands still the count only grows, so its peak under each tail is the count
+     * just before the tail moves: folded in there, not computed on every submit.
+     */
+    long taskWindowMax(Ring ring) {
+        return Math.max(windowMax[ring.id], ring.tasks.active(reclaimedUpTo[ring.id]));
     }
 
     /** The tail last applied to {@code ring}'s allocators: their view of which tasks are still live. */
@@ -42,6 +54,7 @@ final class Reclaimer {
         if (last == prev) {
             return false;
         }
+        windowMax[r] = Math.max(windowMax[r], ring.tasks.active(prev));
         for (int id = prev; id != last; id++) {
             int s = ring.slotOf(id);
             ring.args[s] = null; // let the arguments of a retired task go (kernels: at the end of the run)

@@ -31,6 +31,8 @@ public final class Engine {
     public final ErrorLatch latch = new ErrorLatch();
     public final ChipOptions options;
     private final long[] counters = new long[32];
+    /** Tasks submitted in this run; written by the orchestrator only, published in {@link #counters} at flushes. */
+    private long submitted;
     /**
      * Per scheduler thread, one line each: raw id of the running task (−1 idle), its core, and the thread's count
      * of completed tasks (a shared counter would bounce its line between the threads on every completion).
@@ -77,6 +79,7 @@ public final class Engine {
                 q.reset();
             }
         }
+        submitted = 0;
         LONGS.setRelease(counters, SUBMITTED, 0L);
         for (int t = 0; t < threads; t++) {
             setRunning(t, -1, -1);
@@ -207,11 +210,21 @@ public final class Engine {
 
     // ---- counters ---------------------------------------------------------------------------------------
 
+    /** Orchestrator: one more task submitted (a plain count: the watchdog sees it at the next flushStaged). */
     public void countSubmitted() {
-        LONGS.setRelease(counters, SUBMITTED, (long) LONGS.getOpaque(counters, SUBMITTED) + 1);
+        submitted++;
     }
 
+    /** Tasks submitted so far; on the orchestrator thread (during or after the run). */
     public long submitted() {
+        return submitted;
+    }
+
+    /**
+     * The submitted count as last published for the other threads, at most a stage or a scope behind: a release
+     * store per task would be a line written on every submit for a reader that looks only when progress stalls.
+     */
+    private long publishedSubmitted() {
         return (long) LONGS.getAcquire(counters, SUBMITTED);
     }
 
@@ -277,6 +290,7 @@ public final class Engine {
      * at scope end, before every orchestrator wait and at the end of the orchestration.
      */
     public void flushStaged() {
+        LONGS.setRelease(counters, SUBMITTED, submitted);
         publish(stage.take(orchestratorTaken), orchestratorTaken, 0);
     }
 
@@ -477,7 +491,7 @@ public final class Engine {
         if (now - p.since < timeout) {
             return false;
         }
-        long submitted = submitted();
+        long submitted = publishedSubmitted();
         long remaining = submitted - c;
         int runningCount = 0;
         long stuck = -1;
