@@ -101,16 +101,28 @@ public final class Chip implements AutoCloseable {
                     + Thread.currentThread().getName() + "' is interrupted (e.g. Ctrl-C); nothing ran");
         }
         RuntimeEnv env = config.runtimeEnv();
-        boolean changed = prepareRings(env);
         int threads = config.aicpuThreads(platform);
         ScopeStats stats = config.enableScopeStats() ? new ScopeStats() : null;
-        if (changed || engine == null || engine.schedulerThreads() != threads - 1) {
-            if (engine != null) {
-                engine.shutdown();
+        try {
+            boolean changed = prepareRings(env);
+            if (changed || engine == null || engine.schedulerThreads() != threads - 1) {
+                if (engine != null) {
+                    engine.shutdown();
+                    engine = null;
+                }
+                Engine built = new Engine(platform, rings, threads - 1, options);
+                orchestrator = new OrchestratorImpl(built, tmap, env, stats);
+                built.startWorkers("jpto-" + platform.text() + "-" + deviceId + "-sched-");
+                engine = built;
             }
-            engine = new Engine(platform, rings, threads - 1, options);
-            engine.startWorkers("jpto-" + platform.text() + "-" + deviceId + "-sched-");
-            orchestrator = new OrchestratorImpl(engine, tmap, env, stats);
+        } catch (OutOfMemoryError e) {
+            // The sizes passed checkSimulatorLimits, but other live data left too little heap: a bad config too
+            // (exit 2), with the same numbers. The chip drops its rings, so that the next run starts clean.
+            discardRings();
+            Runtime rt = Runtime.getRuntime();
+            throw new IllegalArgumentException(ringHeapShortage(env, "more than this JVM could allocate (maximum heap "
+                    + Sizes.approx(rt.maxMemory()) + ", " + Sizes.approx(rt.totalMemory() - rt.freeMemory())
+                    + " in use)"), e);
         }
         Engine engine = this.engine;
         engine.reset(dirty);
@@ -190,6 +202,14 @@ public final class Chip implements AutoCloseable {
      * earlier, before any work that a refused run would waste.
      */
     public static void checkSimulatorLimits(CallConfig c) {
+        checkSimulatorLimits(c, Runtime.getRuntime().maxMemory());
+    }
+
+    /**
+     * {@link #checkSimulatorLimits(CallConfig)} for a JVM whose heap can grow to {@code maxHeapBytes}: besides the
+     * per-ring limits, the slots and pools of all four rings must fit in it, or no run could ever start.
+     */
+    public static void checkSimulatorLimits(CallConfig c, long maxHeapBytes) {
         RuntimeEnv env = c.runtimeEnv();
         for (int r = 0; r < RuntimeEnv.RINGS; r++) {
             if (env.taskWindow(r) > MAX_SIM_TASK_WINDOW) {
@@ -203,6 +223,43 @@ public final class Chip implements AutoCloseable {
                         + " (try " + MAX_SIM_DEP_POOL + " or less)");
             }
         }
+        if (preallocatedHeapBytes(env) > maxHeapBytes) {
+            throw new IllegalArgumentException(ringHeapShortage(env, "more than this JVM's maximum heap of "
+                    + Sizes.approx(maxHeapBytes)));
+        }
+    }
+
+    /**
+     * Java heap the simulator preallocates for {@code env}'s rings: their task slots and dep pools, and what grows
+     * with the slots of all four (the TensorMap's task heads, the ready queues, the open scopes' task list).
+     */
+    public static long preallocatedHeapBytes(RuntimeEnv env) {
+        long need = 0;
+        long slots = 0;
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            need += Ring.javaHeapBytes(env.taskWindow(r), env.depPool(r));
+            slots += env.taskWindow(r);
+        }
+        return need + TensorMap.javaHeapBytes(slots) + Engine.javaHeapBytes(slots)
+                + OrchestratorImpl.javaHeapBytes(slots);
+    }
+
+    /** The error for ring sizes whose preallocated slots and pools do not fit the Java heap ({@code why}). */
+    private static String ringHeapShortage(RuntimeEnv env, String why) {
+        long need = preallocatedHeapBytes(env);
+        StringBuilder windows = new StringBuilder();
+        StringBuilder pools = new StringBuilder();
+        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            windows.append(r == 0 ? "" : ",").append(env.taskWindow(r));
+            pools.append(r == 0 ? "" : ",").append(env.depPool(r));
+        }
+        long suggestGiB = (need + (1L << 30) - 1 >> 30) + 1; // the rings, and a GiB for everything else
+        long needMiB = need + (1L << 20) - 1 & -(1L << 20);
+        return "ring_task_window and ring_dep_pool need about " + Sizes.format(needMiB) + " of Java heap for the "
+                + "simulator's preallocated task slots and dep-pool entries, " + why + ": ring_task_window=" + windows
+                + " ring_dep_pool=" + pools + " (use smaller values, e.g. the defaults " + RuntimeEnv.DEFAULT_TASK_WINDOW
+                + " and " + RuntimeEnv.DEFAULT_DEP_POOL + ", or give the JVM more heap, e.g. JPTO_JAVA_OPTS=-Xmx"
+                + suggestGiB + "g)";
     }
 
     private Map<String, Object> header(CallConfig config, OrchestratorImpl orch, ChipRuntimeException error) {
@@ -262,13 +319,20 @@ public final class Chip implements AutoCloseable {
             }
             windowsChanged |= old == null || old.window() != w;
             rebuilt = true;
-            rings[r] = new Ring(r, (int) w, h, (int) d, region);
+            rings[r] = null; // the old slots can go before the new ones are allocated
+            try {
+                rings[r] = new Ring(r, (int) w, h, (int) d, region);
+            } catch (OutOfMemoryError e) {
+                region.close(); // not yet in rings[]: discardRings would miss it
+                throw e;
+            }
         }
         if (tmap == null || windowsChanged) {
             int[] windows = new int[RuntimeEnv.RINGS];
             for (int r = 0; r < RuntimeEnv.RINGS; r++) {
                 windows[r] = rings[r].window();
             }
+            tmap = null; // the old map can go before the new one is allocated
             tmap = new TensorMap(windows);
             rebuilt = true;
         } else {

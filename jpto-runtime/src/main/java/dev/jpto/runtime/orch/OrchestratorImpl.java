@@ -83,6 +83,11 @@ public final class OrchestratorImpl implements Orchestrator {
         owners.clear();
     }
 
+    /** Java heap of an orchestrator over rings of {@code slots} task slots in all: the open scopes' task list. */
+    public static long javaHeapBytes(long slots) {
+        return slots * Long.BYTES;
+    }
+
     public OrchestratorImpl(Engine engine, TensorMap tmap, RuntimeEnv env, ScopeStats stats) {
         this.engine = engine;
         this.rings = engine.rings;

@@ -124,6 +124,16 @@ public final class Ring {
     public final Tensor[][] outputs;
     public final String[] kernel;
 
+    /**
+     * Java heap a ring of {@code window} slots and {@code depPool} dep-pool entries preallocates: per slot its shared
+     * line (64 B), its record (64 B) and five references (4 B each, compressed); per dep-pool entry a 16-byte
+     * fanout node and an 8-byte fanin spill cell. Array headers and the per-slot arrays that grow on demand are left
+     * out: a lower bound, which is what a "can never fit" check needs.
+     */
+    public static long javaHeapBytes(long window, long depPool) {
+        return window * (STRIDE * Integer.BYTES + RECORD * Long.BYTES + 5L * 4) + depPool * (2L * Long.BYTES + Long.BYTES);
+    }
+
     public Ring(int id, int window, long heapBytes, int depPool, NativeRegion region) {
         this.id = id;
         this.tasks = new TaskRing(window);

@@ -62,7 +62,7 @@ public final class Engine {
         for (Ring r : rings) {
             live += r.window();
         }
-        int cap = Integer.highestOneBit(Math.max(2, live - 1)) << 1;
+        int cap = readyQueueCapacity(live);
         for (CoreType t : CoreType.values()) {
             ready[t.ordinal()] = new ReadyQueue(cap);
         }
@@ -271,6 +271,16 @@ public final class Engine {
     }
 
     // ---- life cycle -------------------------------------------------------------------------------------
+
+    /** Cells of each ready queue: a power of two above the tasks that can be live at once ({@code slots}). */
+    private static int readyQueueCapacity(long slots) {
+        return Integer.highestOneBit((int) Math.max(2, slots - 1)) << 1;
+    }
+
+    /** Java heap of an engine over rings of {@code slots} task slots in all: its ready queues (id and sequence). */
+    public static long javaHeapBytes(long slots) {
+        return (long) CoreType.values().length * readyQueueCapacity(slots) * 2 * Long.BYTES;
+    }
 
     /**
      * Orchestrator side: a task of core type {@code type} is ready at submit. It is staged ({@link ReadyStage}) and

@@ -74,6 +74,11 @@ public final class TensorMap {
     private final long[] entryShape = new long[MAX_DIMS];
     private final long[] entryStride = new long[MAX_DIMS];
 
+    /** Java heap of a TensorMap over rings of {@code slots} task slots in all: the entry pool plus a head per slot. */
+    public static long javaHeapBytes(long slots) {
+        return (long) POOL_SIZE * (ES * Long.BYTES + Integer.BYTES) + slots * Integer.BYTES;
+    }
+
     public TensorMap(int[] windows) {
         this(POOL_SIZE, windows);
     }
