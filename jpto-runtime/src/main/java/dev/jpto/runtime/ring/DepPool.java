@@ -11,6 +11,9 @@ public final class DepPool extends LinearPool {
     public static final long NULL = 0;
     private static final int RING_SHIFT = 56;
     private static final long LINEAR_MASK = (1L << RING_SHIFT) - 1;
+    private static final int NODE_LONGS = 2;
+    /** Java heap per entry of the pool. */
+    public static final int BYTES_PER_ENTRY = NODE_LONGS * Long.BYTES;
 
     private final int ring;
     /**
@@ -22,7 +25,7 @@ public final class DepPool extends LinearPool {
     public DepPool(int ring, int capacity) {
         super("dep pool of ring " + ring, checked(capacity));
         this.ring = ring;
-        this.nodes = new long[Math.multiplyExact(2, capacity)];
+        this.nodes = new long[Math.multiplyExact(NODE_LONGS, capacity)];
     }
 
     private static int checked(int capacity) {

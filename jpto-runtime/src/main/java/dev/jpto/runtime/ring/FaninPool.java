@@ -7,6 +7,8 @@ package dev.jpto.runtime.ring;
  * run when its task retires. Schedulers read a task's run after the task completed (published by its readiness).
  */
 public final class FaninPool extends LinearPool {
+    /** Java heap per entry of the pool. */
+    public static final int BYTES_PER_ENTRY = Long.BYTES;
     private final long[] edges;
 
     public FaninPool(int capacity) {

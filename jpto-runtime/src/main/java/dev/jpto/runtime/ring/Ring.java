@@ -98,6 +98,11 @@ public final class Ring {
     private static final int ADV_LOCK = 23;
     private static final int ADV_PENDING = 31;
 
+    /** Per-slot reference arrays ({@link #body}, {@link #args}, {@link #outputs}, {@link #kernel}, moreFanins). */
+    private static final int SLOT_REFERENCES = 5;
+    /** A reference in an array, with compressed oops (heaps below 32 GiB). */
+    private static final int REFERENCE_BYTES = 4;
+
     private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
 
@@ -126,12 +131,12 @@ public final class Ring {
 
     /**
      * Java heap a ring of {@code window} slots and {@code depPool} dep-pool entries preallocates: per slot its shared
-     * line (64 B), its record (64 B) and five references (4 B each, compressed); per dep-pool entry a 16-byte
-     * fanout node and an 8-byte fanin spill cell. Array headers and the per-slot arrays that grow on demand are left
-     * out: a lower bound, which is what a "can never fit" check needs.
+     * line, its record and its references; per dep-pool entry a fanout node and a fanin spill cell. Array headers and
+     * the per-slot arrays that grow on demand are left out: a lower bound, which is what a "can never fit" check needs.
      */
     public static long javaHeapBytes(long window, long depPool) {
-        return window * (STRIDE * Integer.BYTES + RECORD * Long.BYTES + 5L * 4) + depPool * (2L * Long.BYTES + Long.BYTES);
+        long slot = STRIDE * Integer.BYTES + RECORD * Long.BYTES + SLOT_REFERENCES * REFERENCE_BYTES;
+        return window * slot + depPool * (DepPool.BYTES_PER_ENTRY + FaninPool.BYTES_PER_ENTRY);
     }
 
     public Ring(int id, int window, long heapBytes, int depPool, NativeRegion region) {
