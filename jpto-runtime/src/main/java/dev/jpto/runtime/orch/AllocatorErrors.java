@@ -23,7 +23,7 @@ final class AllocatorErrors {
             case Ring.COMPLETED -> "COMPLETED";
             default -> "CONSUMED";
         };
-        return Diagnostics.taskName(Ring.taskId(ring.id, last)) + " kernel '" + ring.kernel[s]
+        return Diagnostics.taskName(Ring.taskId(ring.id, last)) + " kernel '" + ring.kernelName(s)
                 + "' state " + state + " scope depth " + ring.scopeDepth(s);
     }
 

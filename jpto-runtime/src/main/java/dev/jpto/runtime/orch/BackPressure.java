@@ -286,7 +286,7 @@ final class BackPressure {
                         + "of ring " + ring.id + " (fanin edges past " + Ring.FANIN_INLINE_CAP + " per task) could not "
                         + "supply an entry (capacity " + f.capacity() + ", in use " + f.used() + ", high-water "
                         + f.highWater() + ", task " + Diagnostics.taskName(raw) + " kernel '"
-                        + ring.kernel[ring.slotOf(raw)] + "'; " + cause + "); set ring_dep_pool for ring " + ring.id
+                        + ring.kernelName(ring.slotOf(raw)) + "'; " + cause + "); set ring_dep_pool for ring " + ring.id
                         + " to at least " + rec + " (it sizes both the dep pool and the fanin spill pool; runtime_cfg "
                         + Advice.perRing("ring_dep_pool", env.ringDepPool(), ring.id, rec) + ")", null);
             }

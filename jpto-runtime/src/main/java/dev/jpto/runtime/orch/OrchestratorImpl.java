@@ -301,14 +301,7 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.initSlot(slot, raw, depth);
         ring.setHeapEnd(slot, heapOffset + heapBytes);
         ring.args[slot] = args;
-        // Loops submit the same kernel into a slot again and again: skip the reference stores (and their GC
-        // barriers, and taking the line a scheduler thread is reading for a neighbouring task).
-        if (ring.body[slot] != body) {
-            ring.body[slot] = body;
-        }
-        if (ring.kernel[slot] != kernelName) {
-            ring.kernel[slot] = kernelName;
-        }
+        ring.setKernel(slot, body, kernelName);
         ring.setCoreType(slot, coreType);
         ring.publishCurrent(local + 1);
         if (nOutputs > 0) {
@@ -572,7 +565,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (a == null || argIndex < 0 || argIndex >= a.length || !(a[argIndex] instanceof Arg.Output)
                 || outs == null || outs[argIndex] == null) {
             throw new IllegalArgumentException("argument " + argIndex + " of task "
-                    + Diagnostics.taskName(taskId) + " (kernel '" + ring.kernel[slot]
+                    + Diagnostics.taskName(taskId) + " (kernel '" + ring.kernelName(slot)
                     + "') is not an Arg.Output");
         }
         return outs[argIndex];

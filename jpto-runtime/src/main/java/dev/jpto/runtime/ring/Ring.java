@@ -25,6 +25,8 @@ import java.util.Arrays;
  *  int  9 CORE_TYPE        CoreType ordinal                      (orchestrator, before the task is ready)
  *  int 10 INLINE_N         consumers held inline                 (under LOCK)
  *  int 11 INLINE           {@value #INLINE_FANOUTS} consumer ids, low and high word each (under LOCK)
+ *  int 15 KERNEL           id in {@link KernelTable}, or NONE: body and name in this slot's references
+ *                                                                (orchestrator, before the task is ready)
  * </pre>
  * RETAIN_N, CORE_TYPE and the inline consumers sit here rather than in arrays of their own because the worker
  * reads them right after the orchestrator wrote them: in a per-field array, neighbouring slots share a line, so
@@ -84,6 +86,7 @@ public final class Ring {
     private static final int CORE_TYPE = 9;
     private static final int INLINE_N = 10;
     private static final int INLINE = 11;
+    private static final int KERNEL = 15;
     /**
      * Consumers a producer's line holds itself before its fanout list takes dep-pool nodes. Most tasks have one or
      * two: the completing thread then reads no node, a line the orchestrator was writing (nodes are 16 bytes, four
@@ -124,10 +127,12 @@ public final class Ring {
      * {@link #FANIN_INLINE_CAP} per slot; each slot's array grows to its peak.
      */
     private final long[][] moreFanins;
-    public final TaskBody[] body;
+    /** Kernels of the slots whose {@code KERNEL} id is NONE (the table was full). */
+    private final TaskBody[] body;
+    private final String[] kernel;
+    private final KernelTable kernels = new KernelTable();
     public final Arg[][] args;
     public final Tensor[][] outputs;
-    public final String[] kernel;
 
     /**
      * Java heap a ring of {@code window} slots and {@code depPool} dep-pool entries preallocates: per slot its shared
@@ -177,18 +182,48 @@ public final class Ring {
             Arrays.fill(args, null);
             Arrays.fill(kernel, null);
             Arrays.fill(outputs, null);
+            kernels.clear();
         }
         Arrays.fill(cursors, 0);
         VarHandle.releaseFence();
     }
 
     /**
-     * End of a clean run: drops the kernel references of this run's tasks. Kept in their slots while the run
-     * goes on, so that a loop's next task with the same kernel need not store it again.
+     * End of a clean run: drops the kernel references of this run's tasks. Kept while the run goes on, so that a
+     * loop's next task with the same kernel need not store it again.
      */
     public void dropBodies() {
         int next = tasks.nextLocal(); // ids start at 0 each run: ids 0..next-1 sit in slots 0..next-1
         Arrays.fill(body, 0, next < 0 || next >= window() ? window() : next, null);
+        kernels.clear();
+    }
+
+    /** Orchestrator, before the task can become ready: its kernel, as a table id or in the slot's references. */
+    public void setKernel(int slot, TaskBody taskBody, String name) {
+        int id = kernels.idOf(taskBody, name);
+        shared[slot * STRIDE + KERNEL] = id;
+        if (id != KernelTable.NONE) {
+            return;
+        }
+        // A slot often gets the kernel it had a window ago: skip the reference stores (and their GC barriers).
+        if (body[slot] != taskBody) {
+            body[slot] = taskBody;
+        }
+        if (kernel[slot] != name) {
+            kernel[slot] = name;
+        }
+    }
+
+    /** The body of the slot's task. */
+    public TaskBody body(int slot) {
+        int id = shared[slot * STRIDE + KERNEL];
+        return id != KernelTable.NONE ? kernels.body(id) : body[slot];
+    }
+
+    /** The kernel name of the slot's task. */
+    public String kernelName(int slot) {
+        int id = shared[slot * STRIDE + KERNEL];
+        return id != KernelTable.NONE ? kernels.name(id) : kernel[slot];
     }
 
     public int window() {

@@ -547,9 +547,9 @@ public final class Engine {
             int slot = ring.slotOf(stuck);
             CoreType type = ring.coreType(slot);
             sb.append(" stuck_task_id=").append(Diagnostics.taskName(stuck)).append(" kernel '")
-                    .append(ring.kernel[slot]).append("' stuck_core=").append(type).append(stuckCore)
+                    .append(ring.kernelName(slot)).append("' stuck_core=").append(type).append(stuckCore)
                     .append(" (scheduler thread ").append(stuckThread).append(')')
-                    .append("; the kernel did not return: fix kernel '").append(ring.kernel[slot])
+                    .append("; the kernel did not return: fix kernel '").append(ring.kernelName(slot))
                     .append("', or raise the scheduler timeout, now ").append(options.schedulerTimeout().toMillis())
                     .append(" ms (runtime_cfg os_env=SIMPLER_SCHEDULER_TIMEOUT_MS=<ms>; from Java, ")
                     .append("ChipOptions.schedulerTimeout)");

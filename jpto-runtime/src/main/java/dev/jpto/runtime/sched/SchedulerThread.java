@@ -175,7 +175,7 @@ public final class SchedulerThread implements Runnable {
                 events.dispatchStart(raw, index, type, core, ring.args[slot], ctx);
                 start = System.nanoTime();
             }
-            ring.body[slot].execute(ctx);
+            ring.body(slot).execute(ctx);
             if (events != null) {
                 events.dispatchEnd(raw, index, type, core, ring.args[slot], ctx, start, System.nanoTime(), ctx.flops,
                         ctx.bytesRead, ctx.bytesWritten);
@@ -184,7 +184,7 @@ public final class SchedulerThread implements Runnable {
             engine.setRunning(index, -1, -1);
             if (!engine.latch.failed()) {
                 engine.latch.latch(new ChipRuntimeException(ErrorCode.KERNEL_EXCEPTION, "task "
-                        + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[slot] + "' on " + type + " core " + core
+                        + Diagnostics.taskName(raw) + " kernel '" + ring.kernelName(slot) + "' on " + type + " core " + core
                         + " (scheduler thread " + index + ") threw " + t + "; fix the kernel or its inputs", t));
             }
             return ReadyQueue.EMPTY;
@@ -224,7 +224,7 @@ public final class SchedulerThread implements Runnable {
         private Arg arg(int i) {
             Arg[] a = ring.args[slot];
             if (i < 0 || i >= a.length) {
-                throw new IndexOutOfBoundsException("task " + Diagnostics.taskName(raw) + " kernel '" + ring.kernel[slot]
+                throw new IndexOutOfBoundsException("task " + Diagnostics.taskName(raw) + " kernel '" + ring.kernelName(slot)
                         + "' has " + a.length + " arguments; index " + i + " is out of range");
             }
             return a[i];
@@ -236,7 +236,7 @@ public final class SchedulerThread implements Runnable {
                 case Arg.TensorArg ta -> ta.tensor();
                 case Arg.Output o -> ring.outputs[slot][argIndex];
                 case Arg.ScalarArg s -> throw new IllegalArgumentException("argument " + argIndex + " of kernel '"
-                        + ring.kernel[slot] + "' is a scalar, not a tensor");
+                        + ring.kernelName(slot) + "' is a scalar, not a tensor");
             };
         }
 
@@ -245,7 +245,7 @@ public final class SchedulerThread implements Runnable {
             if (arg(argIndex) instanceof Arg.ScalarArg(double v)) {
                 return v;
             }
-            throw new IllegalArgumentException("argument " + argIndex + " of kernel '" + ring.kernel[slot]
+            throw new IllegalArgumentException("argument " + argIndex + " of kernel '" + ring.kernelName(slot)
                     + "' is a tensor, not a scalar");
         }
 
@@ -261,7 +261,7 @@ public final class SchedulerThread implements Runnable {
 
         @Override
         public String kernelName() {
-            return ring.kernel[slot];
+            return ring.kernelName(slot);
         }
 
         @Override
