@@ -257,9 +257,9 @@ public final class Chip implements AutoCloseable {
         long needRounded = need + (1L << 20) - 1 & -(1L << 20); // to MiB: an estimate
         return "ring_task_window and ring_dep_pool need about " + Sizes.format(needRounded) + " of Java heap for the "
                 + "simulator's preallocated task slots and dep-pool entries, " + why + ": ring_task_window=" + windows
-                + " ring_dep_pool=" + pools + " (use smaller values, e.g. the defaults " + RuntimeEnv.DEFAULT_TASK_WINDOW
-                + " and " + RuntimeEnv.DEFAULT_DEP_POOL + ", or give the JVM more heap, e.g. JPTO_JAVA_OPTS=-Xmx"
-                + suggestGiB + "g)";
+                + " ring_dep_pool=" + pools + " (use smaller values, e.g. the defaults "
+                + RuntimeEnv.DEFAULT_TASK_WINDOW + " and " + RuntimeEnv.DEFAULT_DEP_POOL
+                + ", or give the JVM more heap, e.g. JPTO_JAVA_OPTS=-Xmx" + suggestGiB + "g)";
     }
 
     private Map<String, Object> header(CallConfig config, OrchestratorImpl orch, ChipRuntimeException error) {

@@ -101,7 +101,7 @@ public final class Ring {
     private static final int ADV_LOCK = 23;
     private static final int ADV_PENDING = 31;
 
-    /** Per-slot reference arrays ({@link #body}, {@link #args}, {@link #outputs}, {@link #kernel}, moreFanins). */
+    /** Per-slot reference arrays: body, kernel, {@link #args}, {@link #outputs}, moreFanins. */
     private static final int SLOT_REFERENCES = 5;
     /** A reference in an array, with compressed oops (heaps below 32 GiB). */
     private static final int REFERENCE_BYTES = 4;

@@ -184,8 +184,8 @@ public final class SchedulerThread implements Runnable {
             engine.setRunning(index, -1, -1);
             if (!engine.latch.failed()) {
                 engine.latch.latch(new ChipRuntimeException(ErrorCode.KERNEL_EXCEPTION, "task "
-                        + Diagnostics.taskName(raw) + " kernel '" + ring.kernelName(slot) + "' on " + type + " core " + core
-                        + " (scheduler thread " + index + ") threw " + t + "; fix the kernel or its inputs", t));
+                        + Diagnostics.taskName(raw) + " kernel '" + ring.kernelName(slot) + "' on " + type + " core "
+                        + core + " (scheduler thread " + index + ") threw " + t + "; fix the kernel or its inputs", t));
             }
             return ReadyQueue.EMPTY;
         } finally {
@@ -224,8 +224,8 @@ public final class SchedulerThread implements Runnable {
         private Arg arg(int i) {
             Arg[] a = ring.args[slot];
             if (i < 0 || i >= a.length) {
-                throw new IndexOutOfBoundsException("task " + Diagnostics.taskName(raw) + " kernel '" + ring.kernelName(slot)
-                        + "' has " + a.length + " arguments; index " + i + " is out of range");
+                throw new IndexOutOfBoundsException("task " + Diagnostics.taskName(raw) + " kernel '"
+                        + ring.kernelName(slot) + "' has " + a.length + " arguments; index " + i + " is out of range");
             }
             return a[i];
         }
