@@ -102,10 +102,6 @@ public final class NativeRegion implements AutoCloseable {
         return size;
     }
 
-    public long baseAddress() {
-        return segment.address();
-    }
-
     public boolean contains(long address) {
         long base = segment.address();
         return address >= base && address - base < size;

@@ -350,10 +350,6 @@ public final class Ring {
         shared[slot * STRIDE + FANOUT_COUNT]++;
     }
 
-    public int fanoutCount(int slot) {
-        return shared[slot * STRIDE + FANOUT_COUNT];
-    }
-
     /** Adds released references (1 per consumer, {@link #SCOPE_BIT} for the scope). */
     public void releaseFanout(int slot, int amount) {
         INTS.getAndAdd(shared, slot * STRIDE + FANOUT_REFCOUNT, amount);
@@ -438,14 +434,6 @@ public final class Ring {
         shared[b + FANIN_REFCOUNT] = before + amount;
         int count = shared[b + FANIN_COUNT];
         return before < count && before + amount >= count;
-    }
-
-    public int faninRefcount(int slot) {
-        return (int) INTS.getVolatile(shared, slot * STRIDE + FANIN_REFCOUNT);
-    }
-
-    public int faninCount(int slot) {
-        return (int) INTS.getVolatile(shared, slot * STRIDE + FANIN_COUNT);
     }
 
     /**

@@ -244,16 +244,8 @@ public final class Engine {
         return stop;
     }
 
-    public void requestStop() {
-        stop = true;
-    }
-
     public void orchestratorDone() {
         orchDone = true;
-    }
-
-    public boolean isOrchestratorDone() {
-        return orchDone;
     }
 
     /** Opaque: only the watchdog reads these, and a slightly stale view only delays its verdict. */
