@@ -33,6 +33,10 @@ public final class OrchestratorImpl implements Orchestrator {
     public static final long OUTPUT_ALIGN = 1024;
     /** {@code PTO2_ALIGN_SIZE}: a task's packed outputs are rounded up to this. */
     public static final long TASK_ALIGN = 64;
+    /** {@link #claimLocked} results: the producer retired (no edge), completed (edge, satisfied), or waits. */
+    private static final int RETIRED = 0;
+    private static final int COMPLETED = 1;
+    private static final int LINKED = 2;
     private final Engine engine;
     private final Ring[] rings;
     private final TensorMap tmap;
@@ -465,44 +469,41 @@ public final class OrchestratorImpl implements Orchestrator {
             int ps = pr.slotOf(p);
             // Lock-free for a producer already done: COMPLETED and CONSUMED are final while the slot holds
             // this task, and only this thread reuses slots. A RETAIN edge must pin it under the lock.
-            if (pr.taskIdAt(ps) != p) {
+            int seen = pr.taskIdAt(ps) != p ? Ring.CONSUMED : pr.state(ps);
+            int claim = seen == Ring.CONSUMED ? RETIRED
+                    : seen == Ring.COMPLETED && !retain ? COMPLETED : claimLocked(ring, raw, pr, ps, p, retain);
+            if (claim != LINKED) {
                 satisfied++;
-                continue;
             }
-            int seen = pr.state(ps);
-            if (seen == Ring.CONSUMED) {
-                satisfied++;
-                continue;
-            }
-            if (seen == Ring.COMPLETED && !retain) {
-                satisfied++;
+            if (claim != RETIRED) {
                 recordFanin(ring, slot, raw, e);
-                continue;
             }
-            pr.lock(ps);
-            int state = pr.state(ps);
-            if (pr.taskIdAt(ps) != p || state == Ring.CONSUMED) {
-                pr.unlock(ps);
-                satisfied++;
-                continue;
-            }
-            if (retain) {
-                pr.addFanoutLocked(ps);
-            }
-            if (state == Ring.COMPLETED) {
-                pr.unlock(ps);
-                satisfied++;
-            } else {
-                if (pr.addInlineFanoutLocked(ps, raw)) {
-                    ring.deps.reserve();
-                } else {
-                    pr.setFanoutHead(ps, ring.deps.alloc(raw, pr.fanoutHead(ps)));
-                }
-                pr.unlock(ps);
-            }
-            recordFanin(ring, slot, raw, e);
         }
         return satisfied;
+    }
+
+    /** Claims producer {@code p} (in {@code pr}'s slot {@code ps}) for consumer {@code raw} under the producer's lock. */
+    private static int claimLocked(Ring ring, long raw, Ring pr, int ps, long p, boolean retain) {
+        pr.lock(ps);
+        int state = pr.state(ps);
+        if (pr.taskIdAt(ps) != p || state == Ring.CONSUMED) {
+            pr.unlock(ps);
+            return RETIRED;
+        }
+        if (retain) {
+            pr.addFanoutLocked(ps);
+        }
+        if (state == Ring.COMPLETED) {
+            pr.unlock(ps);
+            return COMPLETED;
+        }
+        if (pr.addInlineFanoutLocked(ps, raw)) {
+            ring.deps.reserve();
+        } else {
+            pr.setFanoutHead(ps, ring.deps.alloc(raw, pr.fanoutHead(ps)));
+        }
+        pr.unlock(ps);
+        return LINKED;
     }
 
     /** Stores a claimed edge: inline, or in the ring's fanin spill pool past the inline cap (spec b.5). */

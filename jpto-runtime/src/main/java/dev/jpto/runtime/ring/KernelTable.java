@@ -29,9 +29,10 @@ final class KernelTable {
     /** Orchestrator: the id of ({@code body}, {@code name}), added if there is room; {@link #NONE} if not held. */
     int idOf(TaskBody body, String name) {
         int l = last;
-        if (l != NONE && bodies[l] == body && names[l] == name) {
-            return l;
-        }
+        return l != NONE && bodies[l] == body && names[l] == name ? l : find(body, name);
+    }
+
+    private int find(TaskBody body, String name) {
         if (missesWhileFull < CAPACITY) {
             for (int i = 0; i < size; i++) {
                 if (bodies[i] == body && names[i] == name) {

@@ -205,49 +205,14 @@ public final class TensorMap {
      */
     public boolean lookup(Tensor t, boolean inout, long self, Sink sink) {
         long a = t.bufferAddress();
-        int e = bucketHead[bucketOf(a)];
-        if (e == NIL) {
-            return false;
-        }
         boolean reowned = false;
-        int n = t.rank();
-        int dt = t.dtype().ordinal();
-        boolean copied = false; // the view is copied to the scratch arrays at the first candidate only
-        long stor = -1; // and the buffer's element count computed at the first that is not the same view
-        long meta = n | (long) dt << 32;
-        long off = t.offset();
-        while (e != NIL) {
+        for (int e = bucketHead[bucketOf(a)]; e != NIL; ) {
             int b = e * ES;
-            int nx = (int) ent[b + B_NEXT];
+            int next = (int) ent[b + B_NEXT];
             long p = ent[b + PRODUCER];
             if (ent[b + ADDR] == a && p != self && validProducer(p)) {
-                int ov;
-                boolean same = false;
-                if (ent[b + META] != meta || n > MAX_DIMS) {
-                    ov = Overlap.OTHER;
-                } else {
-                    if (!copied) {
-                        copied = true;
-                        for (int d = 0; d < n; d++) {
-                            scratchShape[d] = t.shape(d);
-                            scratchStride[d] = t.stride(d);
-                        }
-                    }
-                    if (sameView(b, n, off)) {
-                        ov = nonEmpty(n) ? Overlap.COVERED : Overlap.NO_OVERLAP;
-                        same = true;
-                    } else {
-                        if (stor < 0) {
-                            stor = t.buffer().byteSize() / t.dtype().byteSize();
-                        }
-                        for (int d = 0; d < n; d++) {
-                            entryShape[d] = ent[b + DIMS + 2 * d];
-                            entryStride[d] = ent[b + DIMS + 2 * d + 1];
-                        }
-                        ov = Overlap.check(n, stor, off, scratchShape, scratchStride, ent[b + OFFSET], entryShape,
-                                entryStride);
-                    }
-                }
+                boolean same = sameView(b, t);
+                int ov = same ? (nonEmpty(t) ? Overlap.COVERED : Overlap.NO_OVERLAP) : generalOverlap(b, t);
                 if (ov != Overlap.NO_OVERLAP) {
                     lastOverlap = ov;
                     sink.producer(p);
@@ -261,9 +226,53 @@ public final class TensorMap {
                     }
                 }
             }
-            e = nx;
+            e = next;
         }
         return reowned;
+    }
+
+    /**
+     * Whether entry {@code b} records exactly {@code t}'s view (rank, dtype, offset, extents, strides): the common
+     * re-access of one tile, decided without the general test. No entry has more than {@value #MAX_DIMS} dimensions,
+     * so a larger rank fails the first comparison.
+     */
+    private boolean sameView(int b, Tensor t) {
+        int n = t.rank();
+        if (ent[b + META] != (n | (long) t.dtype().ordinal() << 32) || ent[b + OFFSET] != t.offset()) {
+            return false;
+        }
+        for (int d = 0; d < n; d++) {
+            if (ent[b + DIMS + 2 * d] != t.shape(d) || ent[b + DIMS + 2 * d + 1] != t.stride(d)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean nonEmpty(Tensor t) {
+        for (int d = 0; d < t.rank(); d++) {
+            if (t.shape(d) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link Overlap#check} of entry {@code b} against another view {@code t} of the same buffer. */
+    private int generalOverlap(int b, Tensor t) {
+        int n = t.rank();
+        if (ent[b + META] != (n | (long) t.dtype().ordinal() << 32) || n > MAX_DIMS) {
+            return Overlap.OTHER;
+        }
+        for (int d = 0; d < n; d++) {
+            scratchShape[d] = t.shape(d);
+            scratchStride[d] = t.stride(d);
+            entryShape[d] = ent[b + DIMS + 2 * d];
+            entryStride[d] = ent[b + DIMS + 2 * d + 1];
+        }
+        long storage = t.buffer().byteSize() / t.dtype().byteSize();
+        return Overlap.check(n, storage, t.offset(), scratchShape, scratchStride, ent[b + OFFSET], entryShape,
+                entryStride);
     }
 
     /** Moves entry {@code e} from {@code from}'s task chain to the head of {@code to}'s. */
@@ -273,44 +282,14 @@ public final class TensorMap {
         ent[e * ES + PRODUCER] = to;
     }
 
-    /** Whether entry {@code b} records exactly the looked-up view: the common re-access of one tile. */
-    private boolean sameView(int b, int n, long off) {
-        if (ent[b + OFFSET] != off) {
-            return false;
-        }
-        for (int d = 0; d < n; d++) {
-            if (ent[b + DIMS + 2 * d] != scratchShape[d] || ent[b + DIMS + 2 * d + 1] != scratchStride[d]) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private boolean nonEmpty(int n) {
-        for (int d = 0; d < n; d++) {
-            if (scratchShape[d] == 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Registers {@code t} as written by {@code producerId}; the caller ensured a free entry. */
     public void insert(Tensor t, long producerId) {
-        if (t.rank() > MAX_DIMS) {
-            throw new IllegalArgumentException("tensor " + t + " has rank " + t.rank() + "; the TensorMap holds at most "
-                    + MAX_DIMS + " dimensions");
-        }
-        int e;
-        if (freeNum > 0) {
-            e = freeStack[--freeNum];
-        } else if (nextIdx < capacity) {
-            e = nextIdx++;
-        } else {
-            throw new IllegalStateException("TensorMap pool exhausted without ensure_capacity: " + capacity);
-        }
-        long a = t.bufferAddress();
         int n = t.rank();
+        if (n > MAX_DIMS) {
+            throw tooManyDims(t);
+        }
+        int e = takeEntry();
+        long a = t.bufferAddress();
         int base = e * ES;
         ent[base + ADDR] = a;
         ent[base + PRODUCER] = producerId;
@@ -320,16 +299,39 @@ public final class TensorMap {
             ent[base + DIMS + 2 * d] = t.shape(d);
             ent[base + DIMS + 2 * d + 1] = t.stride(d);
         }
-        int b = bucketOf(a);
+        linkToBucket(e, a);
+        linkToTask(e, producerId);
+    }
+
+    private static IllegalArgumentException tooManyDims(Tensor t) {
+        return new IllegalArgumentException("tensor " + t + " has rank " + t.rank() + "; the TensorMap holds at most "
+                + MAX_DIMS + " dimensions");
+    }
+
+    /**
+     * A free entry: from the free stack, else the never-used rest of the pool. Only the latter raises the high-water
+     * mark: while an entry is free, fewer than {@code next_idx} are in use.
+     */
+    private int takeEntry() {
+        if (freeNum > 0) {
+            return freeStack[--freeNum];
+        }
+        if (nextIdx == capacity) {
+            throw new IllegalStateException("TensorMap pool exhausted without ensure_capacity: " + capacity);
+        }
+        highWater = Math.max(highWater, nextIdx + 1);
+        return nextIdx++;
+    }
+
+    private void linkToBucket(int e, long address) {
+        int b = bucketOf(address);
         int head = bucketHead[b];
-        ent[base + B_PREV] = NIL;
-        ent[base + B_NEXT] = head;
+        ent[e * ES + B_PREV] = NIL;
+        ent[e * ES + B_NEXT] = head;
         if (head != NIL) {
             ent[head * ES + B_PREV] = e;
         }
         bucketHead[b] = e;
-        linkToTask(e, producerId);
-        highWater = Math.max(highWater, used());
     }
 
     private void linkToTask(int e, long producerId) {

@@ -174,6 +174,25 @@ class OverlapAndTensorMapTest {
         assertThat(m.cleanupDue(0, TensorMap.CLEANUP_INTERVAL, -1)).isTrue();
     }
 
+    /** The high-water mark is the peak of entries in use: reusing freed entries does not raise it, a new one does. */
+    @Test
+    void highWaterIsThePeakOfEntriesInUse() {
+        TensorMap m = new TensorMap(new int[] {16, 16, 16, 16});
+        m.insert(box(0, 0, 2, 8), 1);
+        m.insert(box(2, 0, 2, 8), 2);
+        m.insert(box(4, 0, 2, 8), 3);
+        m.lookup(box(0, 0, 4, 8), true, found -> { }); // covers tasks 1 and 2: both entries freed
+        assertThat(m.used()).isEqualTo(1);
+        m.insert(box(0, 0, 2, 8), 4);
+        m.insert(box(2, 0, 2, 8), 5);
+        assertThat(m.used()).isEqualTo(3);
+        assertThat(m.highWater()).isEqualTo(3);
+        m.insert(box(6, 0, 2, 8), 6);
+        assertThat(m.highWater()).isEqualTo(4);
+        m.reset();
+        assertThat(m.highWater()).isZero();
+    }
+
     @Test
     void poolHasTheSpecSize() {
         TensorMap m = new TensorMap(new int[] {4, 4, 4, 4});
