@@ -386,12 +386,8 @@ public final class Engine {
         int slot = ring.slotOf(raw);
         // Producers first: once COMPLETED is visible, the scope end may consume the task and the orchestrator reuse
         // its slot, so its fanin edges must not be read after that.
-        int n = ring.retainCount(slot) == 0 ? 0 : ring.faninEdgeCount(slot);
-        for (int i = 0; i < n; i++) {
-            long e = ring.faninEdge(slot, i);
-            if ((e & Ring.EDGE_RETAIN) != 0) {
-                releaseProducer(e & Ring.EDGE_ID_MASK);
-            }
+        if (ring.retainCount(slot) != 0) {
+            releaseRetainedProducers(ring, slot);
         }
         ring.lock(slot);
         long ptr = ring.markCompletedLocked(slot);
@@ -400,6 +396,31 @@ public final class Engine {
         long first = inline > 0 ? ring.inlineFanout(slot, 0) : 0;
         long second = inline > 1 ? ring.inlineFanout(slot, 1) : 0;
         ring.unlock(slot);
+        long mine = inline == 0 && ptr == DepPool.NULL ? ReadyQueue.EMPTY
+                : releaseConsumers(inline, first, second, ptr, runnable);
+        consumeIfDone(ring, slot);
+        int c = thread * RUNNING_STRIDE + COMPLETED_BY;
+        LONGS.setRelease(running, c, (long) LONGS.getOpaque(running, c) + 1);
+        return mine;
+    }
+
+    /** Releases the producers the task in {@code slot} retained (its RETAIN fanin edges). */
+    private void releaseRetainedProducers(Ring ring, int slot) {
+        int n = ring.faninEdgeCount(slot);
+        for (int i = 0; i < n; i++) {
+            long e = ring.faninEdge(slot, i);
+            if ((e & Ring.EDGE_RETAIN) != 0) {
+                releaseProducer(e & Ring.EDGE_ID_MASK);
+            }
+        }
+    }
+
+    /**
+     * Satisfies one fanin edge of each consumer of a completed task: its {@code inline} consumers held in the slot
+     * ({@code first}, {@code second}), then its fanout list from {@code ptr}. Returns the one made ready that this
+     * thread runs next (see {@link #complete}); queues the others and wakes parked threads for them.
+     */
+    private long releaseConsumers(int inline, long first, long second, long ptr, int runnable) {
         int queued = 0;
         long mine = ReadyQueue.EMPTY;
         for (int i = 0; i < inline || ptr != DepPool.NULL; i++) {
@@ -427,9 +448,6 @@ public final class Engine {
         if (others > 0) {
             wakeUps.signal(others);
         }
-        consumeIfDone(ring, slot);
-        int c = thread * RUNNING_STRIDE + COMPLETED_BY;
-        LONGS.setRelease(running, c, (long) LONGS.getOpaque(running, c) + 1);
         return mine;
     }
 

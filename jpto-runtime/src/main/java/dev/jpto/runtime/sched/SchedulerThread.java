@@ -169,30 +169,40 @@ public final class SchedulerThread implements Runnable {
         ctx.bind(raw, ring, slot, type, core);
         engine.setRunning(index, raw, core);
         TaskEvents events = engine.events();
-        long start = 0;
         try {
-            if (events != null) {
-                events.dispatchStart(raw, index, type, core, ring.args[slot], ctx);
-                start = System.nanoTime();
-            }
-            ring.body(slot).execute(ctx);
-            if (events != null) {
-                events.dispatchEnd(raw, index, type, core, ring.args[slot], ctx, start, System.nanoTime(), ctx.flops,
-                        ctx.bytesRead, ctx.bytesWritten);
+            if (events == null) {
+                ring.body(slot).execute(ctx);
+            } else {
+                runTraced(events, raw, ring, slot, type, core);
             }
         } catch (Throwable t) {
-            engine.setRunning(index, -1, -1);
-            if (!engine.latch.failed()) {
-                engine.latch.latch(new ChipRuntimeException(ErrorCode.KERNEL_EXCEPTION, "task "
-                        + Diagnostics.taskName(raw) + " kernel '" + ring.kernelName(slot) + "' on " + type + " core "
-                        + core + " (scheduler thread " + index + ") threw " + t + "; fix the kernel or its inputs", t));
-            }
+            kernelFailed(raw, ring, slot, type, core, t);
             return ReadyQueue.EMPTY;
         } finally {
             ctx.unbind();
         }
         engine.setRunning(index, -1, -1);
         return engine.complete(raw, index, runnable);
+    }
+
+    /** Runs the bound task's kernel between the DFX hooks. */
+    private void runTraced(TaskEvents events, long raw, Ring ring, int slot, CoreType type, int core)
+            throws Exception {
+        events.dispatchStart(raw, index, type, core, ring.args[slot], ctx);
+        long start = System.nanoTime();
+        ring.body(slot).execute(ctx);
+        events.dispatchEnd(raw, index, type, core, ring.args[slot], ctx, start, System.nanoTime(), ctx.flops,
+                ctx.bytesRead, ctx.bytesWritten);
+    }
+
+    /** The kernel threw: the run fails with KERNEL_EXCEPTION naming the task, kernel and core (first failure wins). */
+    private void kernelFailed(long raw, Ring ring, int slot, CoreType type, int core, Throwable t) {
+        engine.setRunning(index, -1, -1);
+        if (!engine.latch.failed()) {
+            engine.latch.latch(new ChipRuntimeException(ErrorCode.KERNEL_EXCEPTION, "task "
+                    + Diagnostics.taskName(raw) + " kernel '" + ring.kernelName(slot) + "' on " + type + " core "
+                    + core + " (scheduler thread " + index + ") threw " + t + "; fix the kernel or its inputs", t));
+        }
     }
 
     /** The per-thread, reused task context. */
