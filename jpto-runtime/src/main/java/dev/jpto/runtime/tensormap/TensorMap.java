@@ -67,6 +67,8 @@ public final class TensorMap {
     private final long[] lastCleanup = new long[4];
     private final int[] windowMask = new int[4];
 
+    /** Elements in the looked-up view's buffer, or −1 until {@link #generalOverlap} first needs it in a lookup. */
+    private long viewStorage;
     /** The looked-up view. */
     private final long[] scratchShape = new long[MAX_DIMS];
     private final long[] scratchStride = new long[MAX_DIMS];
@@ -206,6 +208,7 @@ public final class TensorMap {
     public boolean lookup(Tensor t, boolean inout, long self, Sink sink) {
         long a = t.bufferAddress();
         boolean reowned = false;
+        viewStorage = -1;
         for (int e = bucketHead[bucketOf(a)]; e != NIL; ) {
             int b = e * ES;
             int next = (int) ent[b + B_NEXT];
@@ -264,14 +267,18 @@ public final class TensorMap {
         if (ent[b + META] != (n | (long) t.dtype().ordinal() << 32) || n > MAX_DIMS) {
             return Overlap.OTHER;
         }
+        if (viewStorage < 0) { // the looked-up view is copied once per lookup, at its first entry of another view
+            for (int d = 0; d < n; d++) {
+                scratchShape[d] = t.shape(d);
+                scratchStride[d] = t.stride(d);
+            }
+            viewStorage = t.buffer().byteSize() / t.dtype().byteSize();
+        }
         for (int d = 0; d < n; d++) {
-            scratchShape[d] = t.shape(d);
-            scratchStride[d] = t.stride(d);
             entryShape[d] = ent[b + DIMS + 2 * d];
             entryStride[d] = ent[b + DIMS + 2 * d + 1];
         }
-        long storage = t.buffer().byteSize() / t.dtype().byteSize();
-        return Overlap.check(n, storage, t.offset(), scratchShape, scratchStride, ent[b + OFFSET], entryShape,
+        return Overlap.check(n, viewStorage, t.offset(), scratchShape, scratchStride, ent[b + OFFSET], entryShape,
                 entryStride);
     }
 
