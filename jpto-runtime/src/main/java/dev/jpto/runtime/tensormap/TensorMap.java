@@ -241,7 +241,7 @@ public final class TensorMap {
      */
     private boolean sameView(int b, Tensor t) {
         int n = t.rank();
-        if (ent[b + META] != (n | (long) t.dtype().ordinal() << 32) || ent[b + OFFSET] != t.offset()) {
+        if (ent[b + META] != meta(t) || ent[b + OFFSET] != t.offset()) {
             return false;
         }
         for (int d = 0; d < n; d++) {
@@ -250,6 +250,11 @@ public final class TensorMap {
             }
         }
         return true;
+    }
+
+    /** An entry's {@code META} word for view {@code t}: its rank, and its dtype above bit 32. */
+    private static long meta(Tensor t) {
+        return t.rank() | (long) t.dtype().ordinal() << 32;
     }
 
     private static boolean nonEmpty(Tensor t) {
@@ -264,7 +269,7 @@ public final class TensorMap {
     /** {@link Overlap#check} of entry {@code b} against another view {@code t} of the same buffer. */
     private int generalOverlap(int b, Tensor t) {
         int n = t.rank();
-        if (ent[b + META] != (n | (long) t.dtype().ordinal() << 32) || n > MAX_DIMS) {
+        if (ent[b + META] != meta(t) || n > MAX_DIMS) {
             return Overlap.OTHER;
         }
         if (viewStorage < 0) { // the looked-up view is copied once per lookup, at its first entry of another view
@@ -300,7 +305,7 @@ public final class TensorMap {
         int base = e * ES;
         ent[base + ADDR] = a;
         ent[base + PRODUCER] = producerId;
-        ent[base + META] = n | (long) t.dtype().ordinal() << 32;
+        ent[base + META] = meta(t);
         ent[base + OFFSET] = t.offset();
         for (int d = 0; d < n; d++) {
             ent[base + DIMS + 2 * d] = t.shape(d);
