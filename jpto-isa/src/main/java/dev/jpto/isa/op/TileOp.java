@@ -93,7 +93,8 @@ public sealed interface TileOp {
 
     /**
      * {@code dst = fn(src)}, same dtype. RSQRT = 1/√x, RECIPROCAL = 1/x (fp32 division), RELU = max(x, +0.0),
-     * SILU = x/(1+e^-x), SIGMOID = 1/(1+e^-x), GELU = 0.5x(1+tanh(√(2/π)(x+0.044715x³))). Float-only except
+     * SILU = x/(1+e^-x), SIGMOID = 1/(1+e^-x), GELU = 0.5x(1+tanh(√(2/π)(x+0.044715x³))) (evaluated as the equal
+     * x/(1+e^(-2√(2/π)(x+0.044715x³))), see {@link Elementwise#gelu}). Float-only except
      * NEG, ABS, RELU.
      */
     record Unary(Fn.Unary fn, int dst, int src) implements TileOp {

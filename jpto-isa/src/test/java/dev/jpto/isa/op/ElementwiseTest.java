@@ -1,6 +1,7 @@
 package dev.jpto.isa.op;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.op.Fn;
@@ -33,6 +34,21 @@ class ElementwiseTest {
         assertThat(Elementwise.test(Fn.Compare.EQ, 1L, Double.NaN)).isFalse();
         assertThat(Elementwise.test(Fn.Compare.LT, 1L, Double.POSITIVE_INFINITY)).isTrue();
         assertThat(Elementwise.test(Fn.Compare.GT, Long.MIN_VALUE, Double.NEGATIVE_INFINITY)).isTrue();
+    }
+
+    /**
+     * GELU keeps its digits for negative x, where the tanh form 0.5·x·(1 + tanh u) cancels to −0 from x ≈ −7.2 on.
+     * Reference: the same function as x·e^(2u) / (1 + e^(2u)), a product of a tiny factor instead of a quotient.
+     */
+    @Test
+    void geluKeepsItsDigitsForNegativeInputs() {
+        for (double x = -12; x <= 4; x += 0.25) {
+            double u = Math.sqrt(2.0 / Math.PI) * (x + 0.044715 * x * x * x);
+            double e = Math.exp(2 * u);
+            double want = Double.isInfinite(e) ? x : x * e / (1 + e);
+            assertThat(Elementwise.gelu(x)).as("gelu(%s)", x).isCloseTo(want, withinPercentage(1e-9));
+        }
+        assertThat(Elementwise.gelu(-9)).isNegative().isCloseTo(-1.3364596e-28, withinPercentage(1e-5));
     }
 
     @Test

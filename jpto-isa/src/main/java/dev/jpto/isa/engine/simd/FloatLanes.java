@@ -5,6 +5,7 @@ import dev.jpto.isa.op.Fn;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -22,6 +23,10 @@ public final class FloatLanes {
     private static final VectorSpecies<Double> D = Species.D;
     private static final int V = Species.V;
     private static final int H = Species.V / 2;
+    /** For {@link #sumLanes}: 8, 4 and 2 fp32 lanes (null where the vector is not wider; constants, so C2 inlines). */
+    private static final VectorSpecies<Float> HALF_OF_16 = narrower(512);
+    private static final VectorSpecies<Float> HALF_OF_8 = narrower(256);
+    private static final VectorSpecies<Float> HALF_OF_4 = narrower(128);
 
     private FloatLanes() {
     }
@@ -181,13 +186,14 @@ public final class FloatLanes {
                 }
             }
             case GELU -> {
-                // 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x·x·x))), in the scalar rule's evaluation order
+                // x / (1 + e^(−2·√(2/π)·(x + 0.044715·x·x·x))), in the scalar rule's evaluation order
                 double c = Math.sqrt(2.0 / Math.PI);
+                DoubleVector one = DoubleVector.broadcast(D, 1.0);
                 for (int upper = F8.loopBound(n); i < upper; i += H) {
                     DoubleVector v = wide(x, i);
                     DoubleVector cube = v.mul(0.044715).mul(v).mul(v);
-                    DoubleVector t = v.add(cube).mul(c).lanewise(VectorOperators.TANH);
-                    narrow(v.mul(0.5).mul(t.add(1.0)), d, i);
+                    DoubleVector e = v.add(cube).mul(c).mul(-2.0).lanewise(VectorOperators.EXP);
+                    narrow(v.div(one.add(e)), d, i);
                 }
             }
         }
@@ -196,7 +202,10 @@ public final class FloatLanes {
         }
     }
 
-    /** Sum, max or min of {@code x[0 .. n]}; sums are reassociated (V partial sums), max/min are exact. */
+    /**
+     * Sum, max or min of {@code x[0 .. n]}; max/min are exact. Sums are reassociated, in a fixed order: V partial sums
+     * (lane j adds {@code x[j], x[j + V], …} in turn), combined by {@link #sumLanes}, then the tail in turn.
+     */
     public static float reduce(Fn.Reduce fn, float[] x, int n) {
         int i = 0;
         int upper = F.loopBound(n);
@@ -207,7 +216,7 @@ public final class FloatLanes {
                 for (; i < upper; i += V) {
                     s = s.add(FloatVector.fromArray(F, x, i));
                 }
-                acc = s.reduceLanes(VectorOperators.ADD);
+                acc = sumLanes(s);
                 for (; i < n; i++) {
                     acc += x[i];
                 }
@@ -235,6 +244,39 @@ public final class FloatLanes {
             default -> throw new AssertionError(fn);
         }
         return acc;
+    }
+
+    /**
+     * The sum of {@code s}'s lanes, pairing lanes {@code V/2} apart, then {@code V/4}, … down to 1 (for 8 lanes:
+     * ((s0+s4)+(s2+s6)) + ((s1+s5)+(s3+s7))). Not {@code reduceLanes(ADD)}: it leaves the order to the implementation,
+     * and its interpreted and C2-compiled forms differ, so a result would depend on how far the JIT had warmed up
+     * when the kernel ran: the same program gave different bits from run to run.
+     */
+    static float sumLanes(FloatVector s) {
+        FloatVector v = s;
+        for (int lanes = V; lanes > 16; lanes /= 2) { // wider than 512 bits (SVE only): species built per call
+            v = halves(v, VectorSpecies.of(float.class, VectorShape.forBitSize(lanes * 16)));
+        }
+        if (V >= 16) {
+            v = halves(v, HALF_OF_16);
+        }
+        if (V >= 8) {
+            v = halves(v, HALF_OF_8);
+        }
+        if (V >= 4) {
+            v = halves(v, HALF_OF_4);
+        }
+        return V >= 2 ? v.lane(0) + v.lane(1) : v.lane(0);
+    }
+
+    /** Lane i of the result is lane i plus lane i + half of {@code v}: its lower half plus its upper half. */
+    private static FloatVector halves(FloatVector v, VectorSpecies<Float> half) {
+        return ((FloatVector) v.reinterpretShape(half, 0)).add((FloatVector) v.reinterpretShape(half, 1));
+    }
+
+    /** fp32 lanes in half of {@code bits}, or null when the vector is not wider than that. */
+    private static VectorSpecies<Float> narrower(int bits) {
+        return V * 32 >= bits ? VectorSpecies.of(float.class, VectorShape.forBitSize(bits / 2)) : null;
     }
 
     /** {@code acc[i] = acc[i] fn x[i]}: one more row of a column reduction, in row order (exact). */
