@@ -253,11 +253,11 @@ public final class FloatLanes {
      * when the kernel ran: the same program gave different bits from run to run.
      */
     static float sumLanes(FloatVector s) {
-        FloatVector v = s;
-        for (int lanes = V; lanes > 16; lanes /= 2) { // wider than 512 bits (SVE only): species built per call
-            v = halves(v, VectorSpecies.of(float.class, VectorShape.forBitSize(lanes * 16)));
+        if (V > 16) { // wider than 512 bits (SVE only)
+            return foldInPairs(s.toArray());
         }
-        if (V >= 16) {
+        FloatVector v = s;
+        if (V == 16) {
             v = halves(v, HALF_OF_16);
         }
         if (V >= 8) {
@@ -267,6 +267,16 @@ public final class FloatLanes {
             v = halves(v, HALF_OF_4);
         }
         return V >= 2 ? v.lane(0) + v.lane(1) : v.lane(0);
+    }
+
+    /** {@link #sumLanes}'s order one lane at a time, over a power-of-two number of lanes (overwrites them). */
+    static float foldInPairs(float[] lanes) {
+        for (int distance = lanes.length / 2; distance >= 1; distance /= 2) {
+            for (int j = 0; j < distance; j++) {
+                lanes[j] += lanes[j + distance];
+            }
+        }
+        return lanes[0];
     }
 
     /** Lane i of the result is lane i plus lane i + half of {@code v}: its lower half plus its upper half. */

@@ -76,6 +76,21 @@ class JitWarmUpTest {
         }
     }
 
+    /** The one-lane-at-a-time fold used for vectors wider than 512 bits (not this machine's) pairs as documented. */
+    @Test
+    void foldInPairsFollowsTheDocumentedOrder() {
+        Random rnd = new Random(3);
+        for (int v = 1; v <= 64; v *= 2) {
+            float[] lanes = new float[v];
+            for (int j = 0; j < v; j++) {
+                lanes[j] = (float) (rnd.nextGaussian() * Math.pow(10, rnd.nextInt(7) - 3));
+            }
+            float want = model(lanes, v);
+            assertThat(Float.floatToRawIntBits(FloatLanes.foldInPairs(lanes.clone()))).as("%d lanes", v)
+                    .isEqualTo(Float.floatToRawIntBits(want));
+        }
+    }
+
     /** Gaussians of mixed magnitudes: reassociating them changes the rounding. */
     static List<float[]> sumData() {
         Random rnd = new Random(20261203);
