@@ -53,7 +53,9 @@ class JitWarmUpTest {
                 model.add(Float.floatToRawIntBits(model(x, Species.V)));
                 fromProbe.add(in.readInt());
             }
-            assertThat(orderMatters(sumData, model)).as("data on which the lane order changes the sum").isTrue();
+            if (Species.V >= 4) { // with 2 lanes, both orders are the one add
+                assertThat(orderMatters(sumData, model)).as("data on which the lane order changes the sum").isTrue();
+            }
             assertThat(fromProbe).as("sums in a JVM run with -Xint").isEqualTo(model);
             assertThat(sums(sumData)).as("sums after C2 compiled reduce").isEqualTo(model);
 
