@@ -59,7 +59,6 @@ public final class TensorMap {
     private final int[] freeStack;
     private int freeNum;
     private int nextIdx;
-    private int highWater;
     /** Overlap kind of the match being reported to a {@link Sink} (for the dependency graph). */
     private int lastOverlap;
 
@@ -112,7 +111,6 @@ public final class TensorMap {
         }
         freeNum = 0;
         nextIdx = 0;
-        highWater = 0;
         Arrays.fill(lastAlive, 0);
         Arrays.fill(lastCleanup, 0);
     }
@@ -135,8 +133,12 @@ public final class TensorMap {
         return lastOverlap;
     }
 
+    /**
+     * Peak entries in use since the last reset: {@code next_idx}. An entry comes from the never-used rest of the pool
+     * only when the free stack is empty, so that is when use reaches a new peak, and the peak is then {@code next_idx}.
+     */
     public int highWater() {
-        return highWater;
+        return nextIdx;
     }
 
     static int bucketOf(long address) {
@@ -269,7 +271,7 @@ public final class TensorMap {
     /** {@link Overlap#check} of entry {@code b} against another view {@code t} of the same buffer. */
     private int generalOverlap(int b, Tensor t) {
         int n = t.rank();
-        if (ent[b + META] != meta(t) || n > MAX_DIMS) {
+        if (ent[b + META] != meta(t)) { // so n <= MAX_DIMS, as every entry's rank
             return Overlap.OTHER;
         }
         if (viewStorage < 0) { // the looked-up view is copied once per lookup, at its first entry of another view
@@ -320,10 +322,7 @@ public final class TensorMap {
                 + MAX_DIMS + " dimensions");
     }
 
-    /**
-     * A free entry: from the free stack, else the never-used rest of the pool. Only the latter raises the high-water
-     * mark: while an entry is free, fewer than {@code next_idx} are in use.
-     */
+    /** A free entry: from the free stack, else the never-used rest of the pool (which raises {@link #highWater}). */
     private int takeEntry() {
         if (freeNum > 0) {
             return freeStack[--freeNum];
@@ -331,7 +330,6 @@ public final class TensorMap {
         if (nextIdx == capacity) {
             throw new IllegalStateException("TensorMap pool exhausted without ensure_capacity: " + capacity);
         }
-        highWater = Math.max(highWater, nextIdx + 1);
         return nextIdx++;
     }
 
