@@ -29,6 +29,20 @@ public final class KernelExecutor {
     private long bytesLoaded;
     private long bytesStored;
     private long ops;
+    /** The current execution's observer, or null (the normal path: one null test per op). */
+    private OpListener listener;
+
+    /**
+     * Sees the op stream of an execution as it runs (loops unrolled), e.g. for a device cost model. Arguments are
+     * the executor's own state, readable only during the call and never to be modified.
+     */
+    public interface OpListener {
+        /**
+         * Op {@code op} is about to run: its operand tiles hold their valid regions as the op will read them, and
+         * {@code registers} the scalar parameters and loop variables its {@link Idx} operands evaluate against.
+         */
+        void beforeOp(TileOp op, Tile[] tiles, Tensor[] tensors, double[] registers);
+    }
 
     /** A validated kernel's state kept across executions. */
     private record Prepared(Tile[] tiles, double[] registers) {
@@ -50,6 +64,11 @@ public final class KernelExecutor {
      * (one per scalar parameter). Errors name the kernel and the parameter or op.
      */
     public ExecStats execute(Kernel k, Tensor[] tensors, double[] scalarParams) {
+        return execute(k, tensors, scalarParams, null);
+    }
+
+    /** As {@link #execute(Kernel, Tensor[], double[])}, reporting every op to {@code observer} (may be null). */
+    public ExecStats execute(Kernel k, Tensor[] tensors, double[] scalarParams, OpListener observer) {
         checkArguments(k, tensors, scalarParams);
         Prepared p = prepared.get(k);
         if (p == null) {
@@ -61,7 +80,12 @@ public final class KernelExecutor {
         }
         System.arraycopy(scalarParams, 0, p.registers, 0, scalarParams.length);
         flops = bytesLoaded = bytesStored = ops = 0;
-        run(k, k.body(), p, tensors, "");
+        listener = observer;
+        try {
+            run(k, k.body(), p, tensors, "");
+        } finally {
+            listener = null;
+        }
         return new ExecStats(flops, bytesLoaded, bytesStored, ops);
     }
 
@@ -134,6 +158,9 @@ public final class KernelExecutor {
                 continue;
             }
             try {
+                if (listener != null) {
+                    listener.beforeOp(op, p.tiles, tensors, regs);
+                }
                 step(op, p.tiles, tensors, regs);
                 ops++;
             } catch (IllegalArgumentException e) {

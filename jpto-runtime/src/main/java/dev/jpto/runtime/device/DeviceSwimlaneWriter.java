@@ -1,0 +1,177 @@
+package dev.jpto.runtime.device;
+
+import com.fasterxml.jackson.core.JsonEncoding;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.Platform;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a {@link DeviceTimeline} as {@code chip_swimlane_device.json}: Chrome trace events in estimated device time
+ * (open in ui.perfetto.dev), laid out like the host swimlane {@code chip_swimlane.json}.
+ *
+ * <pre>
+ * {"displayTimeUnit": "ns", "traceEvents": [...]}, timestamps in microseconds of device time
+ *   pid 1 = the chip; tid 0 = orchestrator, tid 1 + c = AIC core c, tid 1 + #AIC + c = AIV core c
+ *   M  process_name / thread_name / thread_sort_index
+ *   X  one per block on its core's track: name = kernel; args task_id (hex), task_id_raw, block, ready_us,
+ *      dispatch_us (when the scheduler took the core)
+ *      one per submit on the orchestrator track: "submit &lt;kernel&gt;"
+ *   s/f one flow per distinct (pred, succ) edge, from the producer's last-ending block to the consumer's first,
+ *      each end at the middle of its slice (bp "e")
+ * </pre>
+ */
+public final class DeviceSwimlaneWriter {
+    public static final String FILE = "chip_swimlane_device.json";
+    private static final JsonFactory FACTORY = new JsonFactory();
+    private static final int PID = 1;
+    private static final int ORCHESTRATOR_TID = 0;
+
+    private DeviceSwimlaneWriter() {
+    }
+
+    /**
+     * Writes {@code dir/chip_swimlane_device.json} (creating {@code dir}) for {@code tasks} replayed as
+     * {@code timeline}; returns the file.
+     *
+     * @throws UncheckedIOException naming the file that could not be written
+     */
+    public static Path write(Path dir, HardwareSpec spec, int deviceId, List<DeviceTask> tasks,
+                             DeviceTimeline timeline) {
+        Path file = dir.resolve(FILE);
+        try {
+            Files.createDirectories(file.toAbsolutePath().getParent());
+            try (JsonGenerator g = FACTORY.createGenerator(file.toFile(), JsonEncoding.UTF8)) {
+                trace(g, spec, deviceId, tasks, timeline);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
+        return file;
+    }
+
+    private static void trace(JsonGenerator g, HardwareSpec spec, int deviceId, List<DeviceTask> tasks,
+                              DeviceTimeline tl) throws IOException {
+        Platform p = spec.platform();
+        long submitPs = spec.runtime().submitNs() * 1000;
+        g.writeStartObject();
+        g.writeStringField("displayTimeUnit", "ns");
+        g.writeArrayFieldStart("traceEvents");
+        meta(g, "process_name", -1, "jpto chip " + p.text() + ":" + deviceId + " (estimated device time)");
+        meta(g, "thread_name", ORCHESTRATOR_TID, "orchestrator");
+        sortIndex(g, ORCHESTRATOR_TID);
+        for (CoreType t : CoreType.values()) {
+            for (int c = 0; c < p.cores(t); c++) {
+                int tid = tid(p, t, c);
+                meta(g, "thread_name", tid, t.name() + " " + c);
+                sortIndex(g, tid);
+            }
+        }
+        Map<Long, BlockRun> first = new HashMap<>();
+        Map<Long, BlockRun> last = new HashMap<>();
+        for (BlockRun r : tl.runs()) {
+            first.putIfAbsent(r.taskId(), r);
+            last.merge(r.taskId(), r, (a, b) -> b.endPs() > a.endPs() ? b : a);
+            slice(g, "task", r.kernel(), tid(p, r.coreType(), r.core()), r.startPs(), r.endPs() - r.startPs());
+            g.writeObjectFieldStart("args");
+            g.writeStringField("task_id", String.format("0x%016x", r.taskId()));
+            g.writeStringField("task_id_raw", Long.toString(r.taskId()));
+            g.writeNumberField("block", r.block());
+            g.writeNumberField("ready_us", micros(r.readyPs()));
+            g.writeNumberField("dispatch_us", micros(r.dispatchPs()));
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+        for (BlockRun r : first.values().stream().sorted(Comparator.comparingLong(BlockRun::submittedPs)).toList()) {
+            slice(g, "submit", "submit " + r.kernel(), ORCHESTRATOR_TID, r.submittedPs() - submitPs, submitPs);
+            g.writeEndObject();
+        }
+        int flowId = 0;
+        for (DeviceTask t : tasks) {
+            for (long pred : new LinkedHashSet<>(t.preds())) {
+                BlockRun from = last.get(pred);
+                BlockRun to = first.get(t.id());
+                if (from == null || to == null) {
+                    continue;
+                }
+                flowId++;
+                flow(g, "s", flowId, tid(p, from.coreType(), from.core()), (from.startPs() + from.endPs()) / 2);
+                flow(g, "f", flowId, tid(p, to.coreType(), to.core()), (to.startPs() + to.endPs()) / 2);
+            }
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /** Track of a core: AIC cores first, then AIV, after the orchestrator's track 0 (as the host swimlane). */
+    private static int tid(Platform p, CoreType type, int core) {
+        return 1 + (type == CoreType.AIC ? core : p.aicCores() + core);
+    }
+
+    private static double micros(long ps) {
+        return ps / 1e6;
+    }
+
+    /** Opens an X event; the caller adds args (or nothing) and closes it. */
+    private static void slice(JsonGenerator g, String cat, String name, int tid, long startPs, long durPs)
+            throws IOException {
+        g.writeStartObject();
+        g.writeStringField("ph", "X");
+        g.writeStringField("cat", cat);
+        g.writeStringField("name", name);
+        g.writeNumberField("pid", PID);
+        g.writeNumberField("tid", tid);
+        g.writeNumberField("ts", micros(startPs));
+        g.writeNumberField("dur", micros(durPs));
+    }
+
+    private static void flow(JsonGenerator g, String ph, int id, int tid, long ps) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("ph", ph);
+        g.writeStringField("cat", "dep");
+        g.writeStringField("name", "dep");
+        g.writeNumberField("id", id);
+        g.writeNumberField("pid", PID);
+        g.writeNumberField("tid", tid);
+        g.writeNumberField("ts", micros(ps));
+        if (ph.equals("f")) {
+            g.writeStringField("bp", "e");
+        }
+        g.writeEndObject();
+    }
+
+    private static void meta(JsonGenerator g, String name, int tid, String value) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("ph", "M");
+        g.writeStringField("name", name);
+        g.writeNumberField("pid", PID);
+        if (tid >= 0) {
+            g.writeNumberField("tid", tid);
+        }
+        g.writeObjectFieldStart("args");
+        g.writeStringField("name", value);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+
+    private static void sortIndex(JsonGenerator g, int tid) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("ph", "M");
+        g.writeStringField("name", "thread_sort_index");
+        g.writeNumberField("pid", PID);
+        g.writeNumberField("tid", tid);
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("sort_index", tid);
+        g.writeEndObject();
+        g.writeEndObject();
+    }
+}

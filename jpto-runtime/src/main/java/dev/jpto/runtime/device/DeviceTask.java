@@ -1,0 +1,28 @@
+package dev.jpto.runtime.device;
+
+import dev.jpto.runtime.CoreType;
+import java.util.List;
+
+/**
+ * A task of the replayed graph: its id and kernel, the core type it runs on, its device cost (one block's cycles and
+ * the GM bytes of all its blocks), the ids of the tasks it waits for (submitted before it), and how many blocks it
+ * runs (1; more for an SPMD task, each block on its own core).
+ */
+public record DeviceTask(long id, String kernel, CoreType coreType, long cycles, long gmBytes, List<Long> preds,
+                         int blocks) {
+    public DeviceTask {
+        preds = List.copyOf(preds);
+        if (cycles < 0 || gmBytes < 0) {
+            throw new IllegalArgumentException("task " + id + " (" + kernel + "): cycles and gmBytes must be >= 0, got "
+                    + cycles + " and " + gmBytes);
+        }
+        if (blocks < 1) {
+            throw new IllegalArgumentException("task " + id + " (" + kernel + "): blocks must be >= 1, got " + blocks);
+        }
+    }
+
+    /** A single-block task costing {@code cost}. */
+    public static DeviceTask of(long id, String kernel, CoreType coreType, TaskCost cost, List<Long> preds) {
+        return new DeviceTask(id, kernel, coreType, cost.cycles(), cost.gmBytes(), preds, 1);
+    }
+}
