@@ -31,6 +31,8 @@ public final class JptoCommand implements Runnable {
     PrintStream err = System.err;
     /** The programs {@code list}, {@code run} and {@code compile} know. */
     ProgramRegistry registry = Programs.registry();
+    /** The environment ($JPTO_PROGRAM_PATH, $JPTO_CACHE_DIR; a test's own map). */
+    java.util.Map<String, String> env = System.getenv();
 
     /** The command line on System.out/err (picocli's own writers may be replaced with setOut/setErr). */
     static CommandLine commandLine() {
@@ -38,7 +40,13 @@ public final class JptoCommand implements Runnable {
     }
 
     static CommandLine commandLine(PrintStream out, PrintStream err, ProgramRegistry registry) {
+        return commandLine(out, err, registry, System.getenv());
+    }
+
+    static CommandLine commandLine(PrintStream out, PrintStream err, ProgramRegistry registry,
+                                   java.util.Map<String, String> env) {
         JptoCommand top = new JptoCommand();
+        top.env = env;
         top.out = out;
         top.err = err;
         top.registry = registry;
