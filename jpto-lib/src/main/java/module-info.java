@@ -1,6 +1,7 @@
 /** Golden runner, comparators, .npy I/O, input generators, the program registry and the models. */
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
+    requires java.compiler;
     requires java.management;
     requires jdk.management;
     requires jdk.incubator.vector;
@@ -10,6 +11,7 @@ module dev.jpto.lib {
     exports dev.jpto.lib.compare;
     exports dev.jpto.lib.fuzz;
     exports dev.jpto.lib.gen;
+    exports dev.jpto.lib.load;
     exports dev.jpto.lib.models.basic;
     exports dev.jpto.lib.models.dsv4;
     exports dev.jpto.lib.models.dsv4.kernels;
@@ -17,4 +19,8 @@ module dev.jpto.lib {
     exports dev.jpto.lib.npy;
     exports dev.jpto.lib.registry;
     exports dev.jpto.lib.runner;
+
+    uses dev.jpto.lib.registry.ProgramProvider;
+    provides dev.jpto.lib.registry.ProgramProvider with dev.jpto.lib.models.basic.BasicPrograms,
+            dev.jpto.lib.models.dsv4.kernels.Dsv4Family, dev.jpto.lib.models.l3.L3Programs;
 }

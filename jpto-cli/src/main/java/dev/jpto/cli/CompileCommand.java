@@ -35,7 +35,7 @@ final class CompileCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("compile", top.err, verbose, () -> {
-            ProgramSpec spec = program.spec(top.registry);
+            ProgramSpec spec = program.spec(top);
             long start = System.nanoTime();
             CompileOptions options = CompileOptions.defaults().withDumpIr(dumpIr);
             String what = switch (spec.body()) {

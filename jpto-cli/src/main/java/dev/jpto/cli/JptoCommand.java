@@ -18,7 +18,8 @@ import picocli.CommandLine.Command;
         versionProvider = JptoCommand.Version.class,
         description = "Write, run, size, debug and benchmark tile programs on a simulated AI-accelerator chip.",
         subcommands = {CommandLine.HelpCommand.class, ListCommand.class, RunCommand.class, CompileCommand.class,
-                ExecCommand.class, PlanCommand.class, BenchCommand.class, FuzzCommand.class})
+                ExecCommand.class, PlanCommand.class, BenchCommand.class, FuzzCommand.class,
+                NewCommand.class})
 public final class JptoCommand implements Runnable {
     /** Exit code for bad flags, values or configuration. */
     public static final int EXIT_USAGE = 2;
@@ -31,6 +32,8 @@ public final class JptoCommand implements Runnable {
     PrintStream err = System.err;
     /** The programs {@code list}, {@code run} and {@code compile} know. */
     ProgramRegistry registry = Programs.registry();
+    /** The environment ($JPTO_PROGRAM_PATH, $JPTO_CACHE_DIR; a test's own map). */
+    java.util.Map<String, String> env = System.getenv();
 
     /** The command line on System.out/err (picocli's own writers may be replaced with setOut/setErr). */
     static CommandLine commandLine() {
@@ -38,7 +41,13 @@ public final class JptoCommand implements Runnable {
     }
 
     static CommandLine commandLine(PrintStream out, PrintStream err, ProgramRegistry registry) {
+        return commandLine(out, err, registry, System.getenv());
+    }
+
+    static CommandLine commandLine(PrintStream out, PrintStream err, ProgramRegistry registry,
+                                   java.util.Map<String, String> env) {
         JptoCommand top = new JptoCommand();
+        top.env = env;
         top.out = out;
         top.err = err;
         top.registry = registry;
@@ -78,6 +87,11 @@ public final class JptoCommand implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
+            return new String[] {"jpto " + number() + " (Java " + Runtime.version() + ")"};
+        }
+
+        /** The project version, e.g. 0.1.0-SNAPSHOT. */
+        String number() {
             Properties p = new Properties();
             try (InputStream in = JptoCommand.class.getResourceAsStream("version.properties")) {
                 if (in != null) {
@@ -86,8 +100,7 @@ public final class JptoCommand implements Runnable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            return new String[] {"jpto " + p.getProperty("version", "(unknown version)")
-                    + " (Java " + Runtime.version() + ")"};
+            return p.getProperty("version", "(unknown version)");
         }
     }
 }

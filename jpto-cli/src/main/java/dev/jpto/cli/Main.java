@@ -28,4 +28,9 @@ public final class Main {
     public static int run(PrintStream out, PrintStream err, String... args) {
         return JptoCommand.commandLine(out, err, Programs.registry()).execute(args);
     }
+
+    /** As {@link #run(PrintStream, PrintStream, String...)} with {@code env} in place of the process environment. */
+    public static int run(PrintStream out, PrintStream err, java.util.Map<String, String> env, String... args) {
+        return JptoCommand.commandLine(out, err, Programs.registry(), env).execute(args);
+    }
 }

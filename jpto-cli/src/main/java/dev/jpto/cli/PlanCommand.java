@@ -54,7 +54,7 @@ final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("plan", top.err, verbose, () -> {
-            ProgramSpec spec = program.spec(top.registry);
+            ProgramSpec spec = program.spec(top);
             top.out.println("[PLAN] " + spec.programName() + " preset=" + spec.preset());
             List<RingPlan> plans = new ArrayList<>();
             for (Program p : spec.chipPrograms()) {

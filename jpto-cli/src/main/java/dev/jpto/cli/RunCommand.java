@@ -55,7 +55,7 @@ final class RunCommand implements Callable<Integer> {
             if (saveTensors && outputDir == null) {
                 throw new UsageException("--save-tensors writes files: give --output-dir DIR");
             }
-            ProgramSpec spec = program.spec(top.registry);
+            ProgramSpec spec = program.spec(top);
             RunSpec run = RunSpec.defaults(top.out).withPlatform(chip.platform, chip.device).withSeed(seed)
                     .withBench(benchRounds, progress()).withChips(L3Chips.of(chips, spec.l3().isPresent(),
                             spec.programName()));

@@ -1,12 +1,17 @@
 package dev.jpto.lib;
 
-import dev.jpto.lib.models.basic.BasicPrograms;
 import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.ProgramProvider;
 import dev.jpto.lib.registry.ProgramRegistry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 
-/** The registry {@code jpto} uses: every model family adds its programs here. */
+/**
+ * The built-in programs: every {@link ProgramProvider} that jpto's own modules declare (in {@code module-info.java}
+ * on the module path, in {@code META-INF/services} on the class path), found through ServiceLoader, the same
+ * mechanism that loads a user's jar. A user's programs join them with {@link ProgramRegistry#with}.
+ */
 public final class Programs {
     private static final ProgramRegistry REGISTRY = build();
 
@@ -18,12 +23,14 @@ public final class Programs {
     }
 
     private static ProgramRegistry build() {
-        List<ProgramDef> all = new ArrayList<>(BasicPrograms.all());
-        all.addAll(dev.jpto.lib.models.dsv4.kernels.Dsv4Programs.all());
-        all.add(dev.jpto.lib.models.dsv4.kernels.MoePrograms.def());
-        all.add(dev.jpto.lib.models.dsv4.kernels.Dsv4Layer.def());
-        all.add(dev.jpto.lib.models.dsv4.kernels.Dsv4Mtp.def());
-        all.addAll(dev.jpto.lib.models.l3.L3Programs.all());
+        List<ProgramDef> all = new ArrayList<>();
+        for (ProgramProvider p : ServiceLoader.load(ProgramProvider.class, Programs.class.getClassLoader())) {
+            all.addAll(p.programs());
+        }
+        if (all.isEmpty()) {
+            throw new IllegalStateException("no built-in program providers found: the jpto-lib jar is incomplete "
+                    + "(module-info 'provides' or META-INF/services/" + ProgramProvider.class.getName() + ")");
+        }
         return new ProgramRegistry(all);
     }
 }

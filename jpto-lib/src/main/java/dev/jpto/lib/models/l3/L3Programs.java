@@ -1,14 +1,13 @@
 package dev.jpto.lib.models.l3;
 
 import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.ProgramProvider;
 import java.util.List;
 
-/** The {@code l3.*} programs. */
-public final class L3Programs {
-    private L3Programs() {
-    }
-
-    public static List<ProgramDef> all() {
+/** The {@code l3.*} programs, registered like a user's: a {@link ProgramProvider} found by ServiceLoader. */
+public final class L3Programs implements ProgramProvider {
+    @Override
+    public List<ProgramDef> programs() {
         return List.of(TiledMatmul.def());
     }
 }
