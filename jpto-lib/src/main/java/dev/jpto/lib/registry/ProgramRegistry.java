@@ -49,8 +49,10 @@ public final class ProgramRegistry {
         for (ProgramDef p : defs) {
             Entry old = programs.putIfAbsent(p.name(), new Entry(p, origin));
             if (old != null) {
-                throw new IllegalArgumentException("program '" + p.name() + "' is defined twice: by " + old.origin()
-                        + " and by " + origin + "; rename one of them");
+                String where = old.origin().equals(origin) ? "twice by " + origin
+                        : "twice: by " + old.origin() + " and by " + origin;
+                throw new IllegalArgumentException("program '" + p.name() + "' is defined " + where
+                        + "; rename one of them");
             }
         }
     }

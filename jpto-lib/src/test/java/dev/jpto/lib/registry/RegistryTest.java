@@ -100,6 +100,6 @@ class RegistryTest {
         assertThatThrownBy(() -> new PresetProgram<>("t.x", "d", List.of(new P("tiny")), P::name, "demo", p -> null))
                 .hasMessageContaining("default preset demo is not one of [tiny]");
         ProgramDef a = new PresetProgram<>("t.x", "d", List.of(new P("tiny")), P::name, "tiny", p -> null);
-        assertThatThrownBy(() -> new ProgramRegistry(List.of(a, a))).hasMessageContaining("t.x is registered twice");
+        assertThatThrownBy(() -> new ProgramRegistry(List.of(a, a))).hasMessageContaining("program 't.x' is defined twice by built-in");
     }
 }
