@@ -57,7 +57,7 @@ final class L3WorkDir {
             throw new WorkDirException(root, "cannot resolve the work dir: " + e.getMessage(), e);
         }
         Path file = root.resolve(L3Descriptor.L3_FILE);
-        JsonNode json = WorkDirLoader.readJson(file, "the L3 work dir's host orchestration (was an L3 program "
+        JsonNode json = WorkDirLoader.readJson(root, file, "the L3 work dir's host orchestration (was an L3 program "
                 + "compiled into this directory?)");
         try {
             Map<String, CompiledProgram> chips = new LinkedHashMap<>();
