@@ -171,14 +171,15 @@ class HostileWorkDirTest {
         assertRefused(run(c.exec()), fifo.getFileName() + ": is a FIFO, socket or device, not a regular file");
     }
 
-    @Test
+    @ParameterizedTest
+    @ValueSource(strings = {"l3.json", "chips/matmul/manifest.json"})
     @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void aFifoNamedL3JsonIsRefusedWithoutBlocking() throws IOException {
+    void aFifoInAnL3WorkDirIsRefusedWithoutBlocking(String file) throws IOException {
         Case c = newCase(HostileWorkDirs.l3(), tmp);
-        Path fifo = c.wd().resolve("chips/matmul/manifest.json");
+        Path fifo = c.wd().resolve(file);
         assumeTrue(HostileWorkDirs.mkfifo(fifo), "mkfifo is not available");
 
-        assertRefused(run(c.exec()), "chips/matmul/manifest.json: is a FIFO, socket or device, not a regular file");
+        assertRefused(run(c.exec()), file + ": is a FIFO, socket or device, not a regular file");
     }
 
     /** On main a 3 GiB kernel file ended in OutOfMemoryError; a sparse file makes it cheap to create. */
