@@ -16,6 +16,7 @@ import dev.jpto.lib.runner.TensorFiles;
 import dev.jpto.runtime.RunReport;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -73,12 +74,14 @@ final class ExecCommand implements Callable<Integer> {
             List<TensorDecl> ins = l3 ? decls(l3Program.program().inputs()) : compiled.inputs();
             List<TensorDecl> outDecls = l3 ? decls(l3Program.program().outputs()) : compiled.outputs();
             TensorFiles.requireDirectory(outputs); // before the run, not after it
+            outDecls.forEach(d -> TensorFiles.file(outputs, d.name())); // refuses an output file leading outside
             try (Arena arena = Arena.ofShared()) {
                 Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, ins, arena));
                 // an output updated in place starts from inputs/<name>.npy when there is one, else from zeros
                 Map<String, Tensor> outs = new LinkedHashMap<>();
                 for (TensorDecl d : outDecls) {
-                    outs.put(d.name(), Files.isRegularFile(TensorFiles.file(inputs, d.name()))
+                    // exists, not isRegularFile: a FIFO or a link out there is refused by read, not skipped
+                    outs.put(d.name(), Files.exists(TensorFiles.file(inputs, d.name()), LinkOption.NOFOLLOW_LINKS)
                             ? TensorFiles.read(inputs, List.of(d), arena).get(d.name())
                             : Tensor.allocate(arena, d.dtype(), d.shape()));
                 }

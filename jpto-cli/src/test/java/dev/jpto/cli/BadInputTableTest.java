@@ -320,7 +320,7 @@ class BadInputTableTest {
                     Files.delete(in.resolve("x.npy"));
                     Files.createDirectory(in.resolve("x.npy"));
                     return exec(workDir, in, tmp);
-                }, "x.npy is not a regular file for x: fp32[128, 256]"),
+                }, "x.npy: is a directory, not a regular file: expected input x: fp32[128, 256]"),
                 row("inputs dir missing", 2, tmp -> exec(workDir, tmp.resolve("none"), tmp), "missing input file",
                         "none/x.npy"),
                 row("outputs dir is a file", 2, tmp -> {

@@ -7,6 +7,7 @@ import dev.jpto.compiler.workdir.FormatException;
 import dev.jpto.compiler.workdir.L3Descriptor;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,8 +21,12 @@ final class L3WorkDir {
     private L3WorkDir() {
     }
 
+    /**
+     * Whether {@code workDir} has an {@code l3.json} of any kind: one that is a FIFO, a directory or a link is then
+     * refused by {@link #load} for what it is, not taken for a chip work dir with a missing manifest.
+     */
     static boolean isL3(Path workDir) {
-        return Files.isRegularFile(workDir.resolve(L3Descriptor.L3_FILE));
+        return Files.exists(workDir.resolve(L3Descriptor.L3_FILE), LinkOption.NOFOLLOW_LINKS);
     }
 
     static CompiledL3Program write(L3Program program, Path workDir, CompileOptions options) {
@@ -57,7 +62,7 @@ final class L3WorkDir {
             throw new WorkDirException(root, "cannot resolve the work dir: " + e.getMessage(), e);
         }
         Path file = root.resolve(L3Descriptor.L3_FILE);
-        JsonNode json = WorkDirLoader.readJson(file, "the L3 work dir's host orchestration (was an L3 program "
+        JsonNode json = WorkDirLoader.readJson(root, file, "the L3 work dir's host orchestration (was an L3 program "
                 + "compiled into this directory?)");
         try {
             Map<String, CompiledProgram> chips = new LinkedHashMap<>();

@@ -15,7 +15,6 @@ import dev.jpto.isa.kernel.Kernel;
 import dev.jpto.isa.kernel.KernelText;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -26,8 +25,9 @@ import java.util.Set;
 
 /**
  * Loads and validates a work dir. A work dir is data: only the files the manifest names are read, every such
- * path must stay inside the directory (also after resolving symbolic links), and nothing is executed. Each
- * failure is a {@link WorkDirException} naming the file and what was expected of it.
+ * path must stay inside the directory (also after resolving symbolic links) and name a regular file of at most
+ * {@link DataFiles#MAX_TEXT_BYTES} (checked before opening it: a FIFO never blocks), and nothing is executed.
+ * Each failure is a {@link WorkDirException} naming the file and what was expected of it.
  */
 final class WorkDirLoader {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,7 +53,7 @@ final class WorkDirLoader {
                     + ", chip programs under chips/): load it with CompiledL3Program.load and run it with "
                     + "DistributedRunner ('jpto exec' does both)");
         }
-        JsonNode manifestJson = readJson(manifestFile, "the work dir's manifest (was a program compiled into "
+        JsonNode manifestJson = readJson(root, manifestFile, "the work dir's manifest (was a program compiled into "
                 + "this directory?)");
         Manifest m;
         try {
@@ -71,7 +71,8 @@ final class WorkDirLoader {
                         + "' is listed twice");
             }
             Path file = inside(root, realRoot, manifestFile, "$.kernels[" + i + "].file", entry.file());
-            String text = readText(file, "kernel '" + entry.name() + "' listed in " + ManifestDescriptor.MANIFEST_FILE);
+            String text = readText(root, file, "kernel '" + entry.name() + "' listed in "
+                    + ManifestDescriptor.MANIFEST_FILE);
             Kernel k;
             try {
                 k = KernelText.parse(text);
@@ -87,7 +88,7 @@ final class WorkDirLoader {
 
         Path orchFile = inside(root, realRoot, manifestFile, "$." + ManifestDescriptor.F_ORCHESTRATION,
                 m.orchestration());
-        JsonNode orchJson = readJson(orchFile, "the orchestration named in " + ManifestDescriptor.MANIFEST_FILE);
+        JsonNode orchJson = readJson(root, orchFile, "the orchestration named in " + ManifestDescriptor.MANIFEST_FILE);
         List<Stmt> body;
         try {
             if (!orchJson.isObject()) {
@@ -158,10 +159,15 @@ final class WorkDirLoader {
         return resolved;
     }
 
-    private static String readText(Path file, String expected) {
+    /**
+     * The UTF-8 text of a file of the work dir {@code root} ({@link DataFiles#readUtf8}: inside the work dir, a
+     * regular file, at most {@link DataFiles#MAX_TEXT_BYTES}, a leading byte order mark dropped).
+     */
+    private static String readText(Path root, Path file, String expected) {
         try {
-            byte[] bytes = Files.readAllBytes(file);
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return DataFiles.readUtf8(root, file, DataFiles.MAX_TEXT_BYTES, expected);
+        } catch (DataFileException e) {
+            throw new WorkDirException(e.file(), e.reason(), e);
         } catch (NoSuchFileException e) {
             throw new WorkDirException(file, "is missing: expected " + expected, e);
         } catch (CharacterCodingException e) {
@@ -171,8 +177,8 @@ final class WorkDirLoader {
         }
     }
 
-    static JsonNode readJson(Path file, String expected) {
-        String text = readText(file, expected);
+    static JsonNode readJson(Path root, Path file, String expected) {
+        String text = readText(root, file, expected);
         try {
             JsonNode node = JSON.readTree(text);
             if (node == null || node.isMissingNode()) {

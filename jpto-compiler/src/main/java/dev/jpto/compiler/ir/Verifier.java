@@ -29,8 +29,12 @@ import java.util.regex.Pattern;
  * allocation is per iteration); read only after that; and read at least once.
  */
 public final class Verifier {
-    /** Names become file names (kernels/NAME.pto) and JSON keys: identifiers only. */
-    static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /**
+     * The rule for every name a program or work dir declares: names become file names (kernels/NAME.pto,
+     * NAME.npy) and JSON keys, so identifiers only, never a path.
+     */
+    public static final String IDENTIFIER_RULE = "[A-Za-z_][A-Za-z0-9_]*";
+    static final Pattern IDENTIFIER = Pattern.compile(IDENTIFIER_RULE);
 
     private enum Role { INPUT, OUTPUT, INTERMEDIATE }
 
@@ -68,6 +72,11 @@ public final class Verifier {
         this.program = program;
     }
 
+    /** Whether {@code name} follows {@link #IDENTIFIER_RULE}. */
+    public static boolean isIdentifier(String name) {
+        return IDENTIFIER.matcher(name).matches();
+    }
+
     /** All findings; empty when the program is valid. */
     public static List<IrError> check(Program program) {
         Verifier v = new Verifier(program);
@@ -86,7 +95,7 @@ public final class Verifier {
     private void run() {
         path.addLast("program " + program.name());
         if (!IDENTIFIER.matcher(program.name()).matches()) {
-            error("program name '" + program.name() + "' must be an identifier ([A-Za-z_][A-Za-z0-9_]*)");
+            error("program name '" + program.name() + "' must be an identifier (" + IDENTIFIER_RULE + ")");
         }
         Map<String, TensorState> top = new LinkedHashMap<>();
         tensorScopes.push(top);
@@ -97,7 +106,7 @@ public final class Verifier {
         }
         for (Kernel k : program.kernels()) {
             if (!IDENTIFIER.matcher(k.name()).matches()) {
-                error("kernel name '" + k.name() + "' must be an identifier ([A-Za-z_][A-Za-z0-9_]*)");
+                error("kernel name '" + k.name() + "' must be an identifier (" + IDENTIFIER_RULE + ")");
             }
             if (kernels.put(k.name(), k) != null) {
                 error("kernel '" + k.name() + "' is declared twice");
@@ -142,7 +151,7 @@ public final class Verifier {
 
     private void checkDecl(TensorDecl d, String what) {
         if (!IDENTIFIER.matcher(d.name()).matches()) {
-            error(what + " name '" + d.name() + "' must be an identifier ([A-Za-z_][A-Za-z0-9_]*)");
+            error(what + " name '" + d.name() + "' must be an identifier (" + IDENTIFIER_RULE + ")");
         }
         if (d.rank() == 0) {
             error(what + " '" + d.name() + "' must have rank >= 1: shape " + Arrays.toString(d.shape()));

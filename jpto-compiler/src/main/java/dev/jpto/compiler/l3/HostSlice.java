@@ -21,7 +21,8 @@ public record HostSlice(HostTensor tensor, long[] starts, long[] extents, boolea
                     + Arrays.toString(extents));
         }
         for (int d = 0; d < shape.length; d++) {
-            if (starts[d] < 0 || extents[d] < 1 || starts[d] + extents[d] > shape[d]) {
+            // extents[d] > shape[d] - starts[d], not starts[d] + extents[d] > shape[d]: the sum may overflow
+            if (starts[d] < 0 || extents[d] < 1 || extents[d] > shape[d] - starts[d]) {
                 throw new IllegalArgumentException("slice [" + starts[d] + ", " + (starts[d] + extents[d])
                         + ") is outside dimension " + d + " of host tensor " + tensor + " (need 0 <= start, "
                         + "1 <= extent, start + extent <= " + shape[d] + ")");

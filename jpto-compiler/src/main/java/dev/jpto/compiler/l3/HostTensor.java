@@ -1,5 +1,6 @@
 package dev.jpto.compiler.l3;
 
+import dev.jpto.compiler.ir.Verifier;
 import dev.jpto.isa.DType;
 import java.util.Arrays;
 import java.util.Objects;
@@ -17,6 +18,10 @@ public record HostTensor(String name, Kind kind, DType dtype, long[] shape) impl
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(dtype, "dtype");
+        if (!Verifier.isIdentifier(name)) {
+            throw new IllegalArgumentException("host tensor name '" + name + "' must be an identifier ("
+                    + Verifier.IDENTIFIER_RULE + "): it names the file <name>.npy");
+        }
         shape = shape.clone();
         if (shape.length == 0) {
             throw new IllegalArgumentException("host tensor '" + name + "' needs at least one dimension");

@@ -13,4 +13,10 @@ import java.lang.annotation.Target;
 @Target(ElementType.RECORD_COMPONENT)
 public @interface Knob {
     String value();
+
+    /**
+     * Whether the setting describes what the program needs (ring sizes, threads), so that a work dir may carry
+     * it in its default runtime_cfg; the others (DFX output, device, platform) are the caller's to choose.
+     */
+    boolean programNeed() default false;
 }

@@ -38,18 +38,20 @@ import java.util.regex.Pattern;
 public record RunConfig(
         @Knob("chip platform: a2a3sim, a5sim (a2a3, a5: hardware, not in this build)") Platform platform,
         @Knob("device index") int deviceId,
-        @Knob("AICPU threads, 1 orchestrator + schedulers; 0 = platform default, else >= 2") int aicpuThreadNum,
+        @Knob(value = "AICPU threads, 1 orchestrator + schedulers; 0 = platform default, else >= 2", programNeed = true)
+        int aicpuThreadNum,
         @Knob("chip swimlane trace level 0-4") int enableChipSwimlane,
         @Knob("argument dump level 0-3") int enableDumpArgs,
         @Knob("PMU event type, 0 = off") int enablePmu,
         @Knob("write the dependency graph deps.json") boolean enableDepGen,
         @Knob("write scope_stats/scope_stats.jsonl") boolean enableScopeStats,
         @Knob("directory for DFX outputs; required when a DFX flag is on") String outputPrefix,
-        @Knob("task slots per ring: N or r0,r1,r2,r3 (power of two in [4, 2^30]; 0 in a list = default 16384)")
-        RingSize ringTaskWindow,
-        @Knob("heap bytes per ring: 512MiB or r0,r1,r2,r3 (>= 1024; 0 in a list = default 256MiB)") RingSize ringHeap,
-        @Knob("dependency entries per ring: N or r0,r1,r2,r3 (in [4, 2^31-1]; 0 in a list = default 16384)")
-        RingSize ringDepPool,
+        @Knob(value = "task slots per ring: N or r0,r1,r2,r3 (power of two in [4, 2^30]; 0 in a list = default 16384)",
+                programNeed = true) RingSize ringTaskWindow,
+        @Knob(value = "heap bytes per ring: 512MiB or r0,r1,r2,r3 (>= 1024; 0 in a list = default 256MiB)",
+                programNeed = true) RingSize ringHeap,
+        @Knob(value = "dependency entries per ring: N or r0,r1,r2,r3 (in [4, 2^31-1]; 0 in a list = default 16384)",
+                programNeed = true) RingSize ringDepPool,
         @Knob("OS environment for the chip host, NAME=value,...: " + OsEnv.SCHEDULER_TIMEOUT_MS
                 + " only (not ring sizing)") Map<String, String> osEnv) {
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");

@@ -31,6 +31,21 @@ public final class RunConfigKeys {
     }
 
     /**
+     * The keys of the settings that describe what a program needs ({@link Knob#programNeed()}): the only ones a
+     * work dir's default runtime_cfg may carry.
+     */
+    public static List<String> programNeedKeys() {
+        List<String> keys = new ArrayList<>();
+        for (RecordComponent c : COMPONENTS) {
+            Knob knob = c.getAnnotation(Knob.class);
+            if (knob != null && knob.programNeed()) {
+                keys.add(snakeCase(c.getName()));
+            }
+        }
+        return List.copyOf(keys);
+    }
+
+    /**
      * One line per key: {@code key=default  description}, from the components' {@link Knob} descriptions and
      * {@link RunConfig#defaults()}; what {@code --runtime-cfg} help prints.
      */

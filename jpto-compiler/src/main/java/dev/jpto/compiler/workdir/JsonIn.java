@@ -1,7 +1,10 @@
 package dev.jpto.compiler.workdir;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jpto.compiler.ir.Verifier;
+import dev.jpto.isa.DType;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -29,6 +32,45 @@ record JsonIn(JsonNode node, String path) {
             throw new FormatException(path, "expected a string, found " + kind(node));
         }
         return node.textValue();
+    }
+
+    /** A name that becomes a file name or key ({@link Verifier#IDENTIFIER_RULE}), never a path. */
+    String identifier() {
+        String t = text();
+        if (!Verifier.isIdentifier(t)) {
+            throw error("expected an identifier (" + Verifier.IDENTIFIER_RULE + "; a tensor name becomes the file "
+                    + "<name>.npy), found \"" + t + "\"");
+        }
+        return t;
+    }
+
+    /** An integer in {@code [min, max]}: the only way to read an int, so no value is silently narrowed. */
+    int integerIn(int min, int max) {
+        long v = integer();
+        if (v < min || v > max) {
+            throw error("expected an integer in [" + min + ", " + max + "], found " + v);
+        }
+        return (int) v;
+    }
+
+    /**
+     * A tensor shape of {@code dtype}: its element count and byte size must fit in a long (checked here, where the
+     * field is known, not later as an arithmetic error). Extents below 1 are left to the program's own checks.
+     */
+    long[] shape(DType dtype) {
+        long[] shape = longs();
+        if (Arrays.stream(shape).allMatch(e -> e > 0)) {
+            try {
+                long bytes = dtype.byteSize();
+                for (long e : shape) {
+                    bytes = Math.multiplyExact(bytes, e);
+                }
+            } catch (ArithmeticException e) {
+                throw error("shape " + Arrays.toString(shape) + " of " + dtype.text() + " needs more than "
+                        + Long.MAX_VALUE + " bytes (overflows a 64-bit size); no tensor can be that large");
+            }
+        }
+        return shape;
     }
 
     long integer() {

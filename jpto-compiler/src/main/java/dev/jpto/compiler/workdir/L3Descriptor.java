@@ -11,6 +11,7 @@ import dev.jpto.compiler.l3.HostTensor;
 import dev.jpto.compiler.l3.HostView;
 import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.l3.Placement;
+import dev.jpto.isa.DType;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -154,20 +155,23 @@ public final class L3Descriptor {
         JsonIn in = header(root);
         L3Program.Builder b;
         try {
-            b = L3Program.builder(in.field(F_PROGRAM).text()).chips((int) in.field(F_CHIPS).integer());
+            b = L3Program.builder(in.field(F_PROGRAM).text())
+                    .chips(in.field(F_CHIPS).integerIn(1, Integer.MAX_VALUE));
         } catch (IllegalArgumentException e) {
             throw in.error(e.getMessage());
         }
         Map<String, HostTensor> tensors = new LinkedHashMap<>();
         for (JsonIn t : in.field(F_TENSORS).array()) {
             t.onlyFields(F_NAME, F_KIND, F_DTYPE, F_SHAPE);
-            String name = t.field(F_NAME).text();
+            String name = t.field(F_NAME).identifier();
             String kind = t.field(F_KIND).text();
+            DType dtype = OrchestrationCodec.dtype(t.field(F_DTYPE));
+            long[] shape = t.field(F_SHAPE).shape(dtype);
             try {
                 HostTensor ht = switch (kind) {
-                    case "input" -> b.input(name, OrchestrationCodec.dtype(t.field(F_DTYPE)), t.field(F_SHAPE).longs());
-                    case "output" -> b.output(name, OrchestrationCodec.dtype(t.field(F_DTYPE)), t.field(F_SHAPE).longs());
-                    case "scratch" -> b.scratch(name, OrchestrationCodec.dtype(t.field(F_DTYPE)), t.field(F_SHAPE).longs());
+                    case "input" -> b.input(name, dtype, shape);
+                    case "output" -> b.output(name, dtype, shape);
+                    case "scratch" -> b.scratch(name, dtype, shape);
                     default -> throw t.field(F_KIND).error("expected input, output or scratch, found \"" + kind + "\"");
                 };
                 tensors.put(name, ht);
@@ -191,11 +195,10 @@ public final class L3Descriptor {
             }
             List<ChipCall> after = new ArrayList<>();
             for (JsonIn a : c.field(F_AFTER).array()) {
-                long i = a.integer();
-                if (i < 0 || i >= calls.size()) {
-                    throw a.error("expected the index of an earlier call (0.." + (calls.size() - 1) + "), found " + i);
+                if (calls.isEmpty()) {
+                    throw a.error("the first call cannot wait for an earlier one: expected an empty list");
                 }
-                after.add(calls.get((int) i));
+                after.add(calls.get(a.integerIn(0, calls.size() - 1)));
             }
             try {
                 calls.add(b.call(c.field(F_LABEL).text(), program, bindings, placement(c.field(F_PLACEMENT)),

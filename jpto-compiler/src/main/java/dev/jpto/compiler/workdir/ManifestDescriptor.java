@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.isa.DType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -132,8 +133,8 @@ public final class ManifestDescriptor {
         List<TensorDecl> out = new ArrayList<>();
         for (JsonIn d : in.array()) {
             d.onlyFields(F_NAME, F_DTYPE, F_SHAPE);
-            out.add(new TensorDecl(d.field(F_NAME).text(), OrchestrationCodec.dtype(d.field(F_DTYPE)),
-                    d.field(F_SHAPE).longs()));
+            DType dtype = OrchestrationCodec.dtype(d.field(F_DTYPE));
+            out.add(new TensorDecl(d.field(F_NAME).identifier(), dtype, d.field(F_SHAPE).shape(dtype)));
         }
         return out;
     }

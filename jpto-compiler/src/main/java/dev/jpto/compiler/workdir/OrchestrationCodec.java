@@ -149,8 +149,9 @@ public final class OrchestrationCodec {
         }
         if (in.has("alloc")) {
             in.onlyFields("alloc", "dtype", "shape");
-            return new Stmt.Alloc(new TensorDecl(in.field("alloc").text(), dtype(in.field("dtype")),
-                    in.field("shape").longs()));
+            DType dtype = dtype(in.field("dtype"));
+            return new Stmt.Alloc(new TensorDecl(in.field("alloc").identifier(), dtype,
+                    in.field("shape").shape(dtype)));
         }
         if (in.has("submit")) {
             in.onlyFields("submit", "core", "args");

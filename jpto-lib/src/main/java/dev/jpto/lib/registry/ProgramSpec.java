@@ -145,6 +145,12 @@ public record ProgramSpec(String programName, String preset, Body body, List<Inp
                 throw new IllegalArgumentException(programName + " preset " + preset + ": default runtime_cfg: "
                         + e.getMessage(), e);
             }
+            // saved with the work dir, which may only carry the program's needs (DefaultRuntimeCfg.read)
+            if (!RunConfigKeys.programNeedKeys().contains(key)) {
+                throw new IllegalArgumentException(programName + " preset " + preset + ": default runtime_cfg: '"
+                        + key + "' is the caller's setting, not what the program needs; allowed: "
+                        + String.join(", ", RunConfigKeys.programNeedKeys()));
+            }
         }
     }
 

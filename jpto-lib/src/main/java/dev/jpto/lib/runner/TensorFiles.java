@@ -1,6 +1,8 @@
 package dev.jpto.lib.runner;
 
+import dev.jpto.compiler.DataFiles;
 import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.compiler.ir.Verifier;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.npy.Npy;
@@ -9,6 +11,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,7 +26,24 @@ public final class TensorFiles {
     private TensorFiles() {
     }
 
+    /**
+     * {@code dir/<name>.npy}. A tensor name comes from data (a work dir), so it must be an identifier
+     * ({@link Verifier#IDENTIFIER_RULE}), and the file, if it exists, must resolve inside {@code dir}: a name or a
+     * link never leads a read or a write elsewhere.
+     *
+     * @throws IllegalArgumentException naming the tensor and the directory
+     */
     public static Path file(Path dir, String name) {
+        Path f = named(dir, name);
+        DataFiles.insideForWrite(dir, f, "the file of tensor '" + name + "' in " + dir);
+        return f;
+    }
+
+    private static Path named(Path dir, String name) {
+        if (!Verifier.isIdentifier(name)) {
+            throw new IllegalArgumentException("tensor name '" + name + "' cannot name a file in " + dir
+                    + ": expected an identifier (" + Verifier.IDENTIFIER_RULE + ")");
+        }
         return dir.resolve(name + ".npy");
     }
 
@@ -60,20 +80,28 @@ public final class TensorFiles {
 
     /**
      * Reads {@code dir/<name>.npy} for every declared tensor into {@code arena}, checked against the declared dtype
-     * and shape.
+     * and shape; the header must declare that shape and the data length must match it before anything is allocated
+     * ({@link Npy}), so the declaration bounds what is read.
      *
-     * @throws IllegalArgumentException for a missing file, or one whose dtype or shape does not fit, naming it
+     * @throws IllegalArgumentException for a missing file, one outside {@code dir} (through a link) or not a
+     *                                  regular file, or one whose dtype or shape does not fit, naming it
      */
     public static Map<String, Tensor> read(Path dir, List<TensorDecl> decls, Arena arena) {
         Map<String, Tensor> out = new LinkedHashMap<>();
         for (TensorDecl d : decls) {
-            Path f = file(dir, d.name());
-            if (!Files.isRegularFile(f)) {
-                throw new IllegalArgumentException((Files.exists(f) ? "input " + f + " is not a regular file"
-                        : "missing input file " + f) + " for " + d + " (exec reads one <name>.npy per program input)");
+            Path f = named(dir, d.name());
+            Path real;
+            try {
+                // a regular file inside dir, checked before opening it: a FIFO would block the read
+                real = DataFiles.existingRegular(dir, f, "input " + d + " in " + dir);
+            } catch (NoSuchFileException e) {
+                throw new IllegalArgumentException("missing input file " + f + " for " + d
+                        + " (exec reads one <name>.npy per program input)", e);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot read " + f + " as " + d + ": " + e.getMessage(), e);
             }
             try {
-                out.put(d.name(), Npy.read(f, arena, d.dtype(), d.shape()));
+                out.put(d.name(), Npy.read(real, arena, d.dtype(), d.shape()));
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot read " + f + " as " + d + ": " + e.getMessage(), e);
             }

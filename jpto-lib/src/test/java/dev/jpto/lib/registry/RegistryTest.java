@@ -91,6 +91,17 @@ class RegistryTest {
     }
 
     @Test
+    void aDefaultRuntimeCfgWithACallersSettingIsRejectedWhenTheSpecIsBuilt() {
+        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", empty(),
+                List.of(InputSpec.of("x", DType.FP32, new long[] {4, 4}, new Init.Uniform(0, 1))), NO_OP,
+                Map.of("y", Comparators.allclose(0, 0)), Map.of("output_prefix", "/tmp/elsewhere")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("t.empty preset tiny: default runtime_cfg: 'output_prefix' is the caller's "
+                        + "setting")
+                .hasMessageContaining("allowed: aicpu_thread_num, ring_task_window, ring_heap, ring_dep_pool");
+    }
+
+    @Test
     void presetsAndProgramsAreUnique() {
         record P(String name) {
         }

@@ -12,12 +12,12 @@ import org.junit.jupiter.api.io.TempDir;
 class DefaultRuntimeCfgTest {
     @Test
     void roundTripsEntriesSortedIncludingValuesWithSeparators(@TempDir Path dir) throws Exception {
-        Map<String, String> cfg = Map.of("ring_heap", "1GiB", "os_env", "SIMPLER_SCHEDULER_TIMEOUT_MS=20000",
+        Map<String, String> cfg = Map.of("ring_heap", "1GiB", "aicpu_thread_num", "4",
                 "ring_task_window", "0,0,1024,0");
         DefaultRuntimeCfg.write(dir, cfg);
         assertThat(DefaultRuntimeCfg.read(dir)).isEqualTo(cfg);
         assertThat(Files.readAllLines(dir.resolve(DefaultRuntimeCfg.FILE))).containsSubsequence(
-                "os_env=SIMPLER_SCHEDULER_TIMEOUT_MS=20000", "ring_heap=1GiB", "ring_task_window=0,0,1024,0");
+                "aicpu_thread_num=4", "ring_heap=1GiB", "ring_task_window=0,0,1024,0");
     }
 
     @Test
