@@ -5,4 +5,5 @@ module dev.jpto.runtime {
 
     exports dev.jpto.runtime;
     exports dev.jpto.runtime.chip;
+    exports dev.jpto.runtime.io;
 }

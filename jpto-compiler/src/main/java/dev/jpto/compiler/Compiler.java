@@ -5,6 +5,7 @@ import dev.jpto.compiler.ir.Pass;
 import dev.jpto.compiler.ir.Passes;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.workdir.ManifestDescriptor;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +64,7 @@ public final class Compiler {
                 .resolve(String.format(Locale.ROOT, "%02d-%s.ir", index, d.pass()));
         try {
             Files.createDirectories(file.getParent());
-            Files.writeString(file, IrPrinter.print(d.program()));
+            AtomicFile.writeString(file, IrPrinter.print(d.program()));
         } catch (IOException e) {
             throw new WorkDirException(file, "cannot write the IR dump: " + e.getMessage(), e);
         }

@@ -5,6 +5,7 @@ import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.workdir.FormatException;
 import dev.jpto.compiler.workdir.L3Descriptor;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,8 @@ final class L3WorkDir {
         program.chipPrograms().forEach((name, p) ->
                 chips.put(name, Compiler.compile(p, root.resolve(L3Descriptor.chipDir(name)), options)));
         try {
-            Files.writeString(descriptor, WorkDirWriter.JSON.writeValueAsString(L3Descriptor.toJson(program)) + "\n");
+            AtomicFile.writeString(descriptor,
+                    WorkDirWriter.JSON.writeValueAsString(L3Descriptor.toJson(program)) + "\n");
         } catch (IOException e) {
             throw new WorkDirException(descriptor, "cannot write: " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package dev.jpto.lib.runner;
 
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -21,7 +22,7 @@ public final class DefaultRuntimeCfg {
     private DefaultRuntimeCfg() {
     }
 
-    /** Writes {@code cfg} beside the work dir's manifest (removes a stale file when {@code cfg} is empty). */
+    /** Writes {@code cfg} beside the work dir's manifest, atomically (removes a stale file when it is empty). */
     public static void write(Path workDir, Map<String, String> cfg) {
         Path file = workDir.resolve(FILE);
         try {
@@ -31,7 +32,7 @@ public final class DefaultRuntimeCfg {
             }
             StringBuilder sb = new StringBuilder("# the program's default runtime_cfg; --runtime-cfg entries override it\n");
             new TreeMap<>(cfg).forEach((k, v) -> sb.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));
-            Files.writeString(file, sb.toString());
+            AtomicFile.writeString(file, sb);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

@@ -1,11 +1,11 @@
 package dev.jpto.runtime.orch;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jpto.runtime.io.AtomicFile;
 import dev.jpto.runtime.ring.Ring;
 import dev.jpto.runtime.tensormap.TensorMap;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,7 +79,7 @@ public final class ScopeStats {
             for (Map<String, Object> s : samples) {
                 sb.append(JSON.writeValueAsString(s)).append('\n');
             }
-            Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+            AtomicFile.writeString(file, sb);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write scope statistics to " + file, e);
         }
