@@ -27,9 +27,12 @@ public final class Compiler {
     /**
      * Runs {@link Passes#standard()} (verification fails with a {@code VerificationException} listing every
      * finding), then writes manifest.json, kernels/*.pto and orchestration.json ({@link ManifestDescriptor}).
+     * The compile owns {@code workDir}: it removes an earlier work dir's files first, and refuses a non-empty
+     * directory that is not a work dir unless {@link CompileOptions#force()} ({@link WorkDirClaim}).
      */
     public static CompiledProgram compile(Program program, Path workDir, CompileOptions options) {
         Path root = workDir.toAbsolutePath().normalize();
+        WorkDirClaim.claim(root, options.force());
         List<String> passNames = new ArrayList<>();
         Program lowered = lower(program, (index, pass) -> {
             if (options.dumpIr()) {

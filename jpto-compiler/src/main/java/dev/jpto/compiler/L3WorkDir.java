@@ -28,12 +28,7 @@ final class L3WorkDir {
     static CompiledL3Program write(L3Program program, Path workDir, CompileOptions options) {
         Path root = workDir.toAbsolutePath().normalize();
         Path descriptor = root.resolve(L3Descriptor.L3_FILE);
-        try {
-            Files.createDirectories(root);
-            Files.deleteIfExists(descriptor);
-        } catch (IOException e) {
-            throw new WorkDirException(root, "cannot prepare the L3 work dir: " + e.getMessage(), e);
-        }
+        WorkDirClaim.claim(root, options.force()); // removes the old l3.json first: a half-written dir never loads
         Map<String, CompiledProgram> chips = new LinkedHashMap<>();
         program.chipPrograms().forEach((name, p) ->
                 chips.put(name, Compiler.compile(p, root.resolve(L3Descriptor.chipDir(name)), options)));

@@ -1,5 +1,6 @@
 package dev.jpto.lib.runner;
 
+import dev.jpto.compiler.WorkDirClaim;
 import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.io.StringReader;
@@ -17,7 +18,7 @@ import java.util.TreeMap;
  * this file holds what the registry adds. One {@code key=value} line per entry, sorted; absent means none.
  */
 public final class DefaultRuntimeCfg {
-    public static final String FILE = "default_runtime_cfg.properties";
+    public static final String FILE = WorkDirClaim.DEFAULT_RUNTIME_CFG_FILE;
 
     private DefaultRuntimeCfg() {
     }
