@@ -6,4 +6,5 @@ module dev.jpto.runtime {
     exports dev.jpto.runtime;
     exports dev.jpto.runtime.chip;
     exports dev.jpto.runtime.device;
+    exports dev.jpto.runtime.io;
 }

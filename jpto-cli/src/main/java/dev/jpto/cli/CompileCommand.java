@@ -3,15 +3,18 @@ package dev.jpto.cli;
 import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.CompileOptions;
+import dev.jpto.compiler.WorkDirClaim;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code jpto compile PROGRAM -o WORKDIR}: writes the work dir that {@code jpto exec} runs. */
 @Command(name = "compile", mixinStandardHelpOptions = true, sortOptions = false,
@@ -19,6 +22,9 @@ import picocli.CommandLine.ParentCommand;
 final class CompileCommand implements Callable<Integer> {
     @ParentCommand
     JptoCommand top;
+
+    @Spec
+    CommandSpec commandSpec;
 
     @Mixin
     ProgramOptions program = new ProgramOptions();
@@ -29,6 +35,10 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--dump-ir", description = "also write the IR after every pass to WORKDIR/ir/NN-<pass>.ir")
     boolean dumpIr;
 
+    @Option(names = "--force", description = "write into WORKDIR even if it is not empty and holds no work dir "
+            + "(only jpto's own file names are replaced; other files stay)")
+    boolean force;
+
     @Option(names = "--verbose", description = "show stack traces of errors")
     boolean verbose;
 
@@ -36,28 +46,33 @@ final class CompileCommand implements Callable<Integer> {
     public Integer call() {
         return Outcome.of("compile", top.err, verbose, () -> {
             ProgramSpec spec = program.spec(top);
-            long start = System.nanoTime();
-            CompileOptions options = CompileOptions.defaults().withDumpIr(dumpIr);
-            String what = switch (spec.body()) {
-                case ProgramSpec.Body.Chip c -> {
-                    Compiler.compile(c.program(), workDir, options);
-                    yield c.program().kernels().size() + " kernel(s)";
-                }
-                case ProgramSpec.Body.L3 l -> {
-                    CompiledL3Program.compile(l.program(), workDir, options);
-                    yield "L3: " + l.program().calls().size() + " chip call(s), chip programs "
-                            + l.program().chipPrograms().keySet() + " under chips/, host orchestration l3.json";
-                }
-            };
-            top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s, %s → %s",
-                    (System.nanoTime() - start) / 1e9, spec.programName(), spec.preset(), what,
-                    workDir.toAbsolutePath().normalize()));
-            DefaultRuntimeCfg.write(workDir, spec.runtimeCfg());
-            if (!spec.runtimeCfg().isEmpty()) {
-                top.out.println("[RUN] this program's default runtime_cfg " + spec.runtimeCfg() + " is saved in "
-                        + DefaultRuntimeCfg.FILE + ": 'jpto exec' applies it (--runtime-cfg entries override it)");
-            }
-            return ExitCodes.PASS;
+            WorkDirClaim.check(workDir, force); // before the lock: a refused directory gets no lock file
+            return OutputDirLock.holding(workDir, "-o", commandSpec, () -> compile(spec));
         });
+    }
+
+    private int compile(ProgramSpec spec) {
+        long start = System.nanoTime();
+        CompileOptions options = CompileOptions.defaults().withDumpIr(dumpIr).withForce(force);
+        String what = switch (spec.body()) {
+            case ProgramSpec.Body.Chip c -> {
+                Compiler.compile(c.program(), workDir, options);
+                yield c.program().kernels().size() + " kernel(s)";
+            }
+            case ProgramSpec.Body.L3 l -> {
+                CompiledL3Program.compile(l.program(), workDir, options);
+                yield "L3: " + l.program().calls().size() + " chip call(s), chip programs "
+                        + l.program().chipPrograms().keySet() + " under chips/, host orchestration l3.json";
+            }
+        };
+        top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s, %s → %s",
+                (System.nanoTime() - start) / 1e9, spec.programName(), spec.preset(), what,
+                workDir.toAbsolutePath().normalize()));
+        DefaultRuntimeCfg.write(workDir, spec.runtimeCfg());
+        if (!spec.runtimeCfg().isEmpty()) {
+            top.out.println("[RUN] this program's default runtime_cfg " + spec.runtimeCfg() + " is saved in "
+                    + DefaultRuntimeCfg.FILE + ": 'jpto exec' applies it (--runtime-cfg entries override it)");
+        }
+        return ExitCodes.PASS;
     }
 }

@@ -3,15 +3,19 @@ package dev.jpto.cli;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.GoldenRunner;
 import dev.jpto.lib.runner.Progress;
+import dev.jpto.lib.runner.RunOutputDir;
 import dev.jpto.lib.runner.RunResult;
 import dev.jpto.lib.runner.RunSpec;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 /** {@code jpto run PROGRAM}: the golden runner. */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
@@ -20,6 +24,9 @@ import picocli.CommandLine.ParentCommand;
 final class RunCommand implements Callable<Integer> {
     @ParentCommand
     JptoCommand top;
+
+    @Spec
+    CommandSpec commandSpec;
 
     @Mixin
     ProgramOptions program = new ProgramOptions();
@@ -32,7 +39,8 @@ final class RunCommand implements Callable<Integer> {
     int benchRounds;
 
     @Option(names = "--output-dir", paramLabel = "DIR",
-            description = "keep the work dir (DIR/work_dir) and DFX files here; default: a temporary work dir")
+            description = "keep the work dir (DIR/work_dir) and DFX files here, replacing an earlier run's; "
+                    + "default: a temporary work dir")
     Path outputDir;
 
     @Option(names = "--save-tensors",
@@ -62,9 +70,19 @@ final class RunCommand implements Callable<Integer> {
             if (outputDir != null) {
                 run = run.withOutputDir(outputDir, saveTensors);
             }
-            RunResult result = GoldenRunner.runJit(spec, run, chip.runtimeCfg(Optional.ofNullable(outputDir)));
-            return result.passed() ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
+            Map<String, String> cfg = chip.runtimeCfg(Optional.ofNullable(outputDir));
+            if (outputDir == null) { // a private temporary work dir
+                return exitCode(GoldenRunner.runJit(spec, run, cfg));
+            }
+            RunOutputDir.check(outputDir); // before the lock: a refused directory gets no lock file
+            RunSpec locked = run;
+            return exitCode(OutputDirLock.holding(outputDir, "--output-dir", commandSpec,
+                    () -> GoldenRunner.runJit(spec, locked, cfg)));
         });
+    }
+
+    private static int exitCode(RunResult result) {
+        return result.passed() ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
     }
 
     /** A bar on a terminal, plain lines otherwise (a pipe, a log file, a test). */

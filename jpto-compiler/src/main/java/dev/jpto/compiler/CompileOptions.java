@@ -4,15 +4,20 @@ import java.util.Map;
 
 /**
  * Options of {@link Compiler#compile}. {@code dumpIr} writes the IR after every pass to
- * {@code ir/NN-<pass>.ir} in the work dir.
+ * {@code ir/NN-<pass>.ir} in the work dir. {@code force} lets the compile write into a non-empty directory that
+ * holds no work dir ({@link WorkDirClaim}); it says where to write, not what, so the manifest does not record it.
  */
-public record CompileOptions(boolean dumpIr) {
+public record CompileOptions(boolean dumpIr, boolean force) {
     public static CompileOptions defaults() {
-        return new CompileOptions(false);
+        return new CompileOptions(false, false);
     }
 
     public CompileOptions withDumpIr(boolean dump) {
-        return new CompileOptions(dump);
+        return new CompileOptions(dump, force);
+    }
+
+    public CompileOptions withForce(boolean overwrite) {
+        return new CompileOptions(dumpIr, overwrite);
     }
 
     /** As recorded in the manifest's compile_options. */

@@ -4,6 +4,7 @@ import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -39,6 +40,19 @@ public final class CompiledL3Program {
 
     public static CompiledL3Program compile(L3Program program, Path workDir, CompileOptions options) {
         return L3WorkDir.write(program, workDir, options);
+    }
+
+    /**
+     * Removes the DFX outputs an L3 run wrote under {@code prefix} (one directory per device and call), and only
+     * them, so that a reused output dir holds one run's diagnostics.
+     */
+    public static void removeDfxOutputs(Path prefix) throws IOException {
+        L3Execution.removeDfxOutputs(prefix);
+    }
+
+    /** Whether {@code name}, directly under {@code output_prefix}, is a directory of an L3 run's DFX outputs. */
+    public static boolean isDfxOutputName(String name) {
+        return L3Execution.isDeviceDir(name);
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.jpto.compiler.ir.Pass;
 import dev.jpto.compiler.ir.Passes;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.workdir.ManifestDescriptor;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,9 +27,12 @@ public final class Compiler {
     /**
      * Runs {@link Passes#standard()} (verification fails with a {@code VerificationException} listing every
      * finding), then writes manifest.json, kernels/*.pto and orchestration.json ({@link ManifestDescriptor}).
+     * The compile owns {@code workDir}: it removes an earlier work dir's files first, and refuses a non-empty
+     * directory that is not a work dir unless {@link CompileOptions#force()} ({@link WorkDirClaim}).
      */
     public static CompiledProgram compile(Program program, Path workDir, CompileOptions options) {
         Path root = workDir.toAbsolutePath().normalize();
+        WorkDirClaim.claim(root, options.force());
         List<String> passNames = new ArrayList<>();
         Program lowered = lower(program, (index, pass) -> {
             if (options.dumpIr()) {
@@ -63,7 +67,7 @@ public final class Compiler {
                 .resolve(String.format(Locale.ROOT, "%02d-%s.ir", index, d.pass()));
         try {
             Files.createDirectories(file.getParent());
-            Files.writeString(file, IrPrinter.print(d.program()));
+            AtomicFile.writeString(file, IrPrinter.print(d.program()));
         } catch (IOException e) {
             throw new WorkDirException(file, "cannot write the IR dump: " + e.getMessage(), e);
         }

@@ -11,6 +11,9 @@ import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.chip.Chip;
+import dev.jpto.runtime.chip.DfxOutputs;
+import dev.jpto.runtime.io.OwnedFiles;
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +40,8 @@ final class L3Execution {
     /** After a failure, how long running calls get to finish before their chips are abandoned. */
     static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(60);
     private static final long TICK_MILLIS = 100;
+    /** A call's DFX outputs go to {@code output_prefix/device_<id>/<call label>/}. */
+    private static final String DEVICE_DIR_PREFIX = "device_";
 
     private record Done(int call, long endNanos, RunReport report, RuntimeException error) {
     }
@@ -98,12 +103,29 @@ final class L3Execution {
             if (config.outputPrefix().isEmpty()) {
                 out[c.index()] = shared;
             } else {
-                String dir = Path.of(config.outputPrefix()).resolve("device_" + device(chipOf[c.index()]))
+                String dir = Path.of(config.outputPrefix()).resolve(DEVICE_DIR_PREFIX + device(chipOf[c.index()]))
                         .resolve(c.label()).toString();
                 out[c.index()] = Dispatch.callConfig(resolved.withOutputPrefix(dir), all);
             }
         }
         return out;
+    }
+
+    /** Removes the DFX outputs of every call under {@code prefix} (by name: other files stay). */
+    static void removeDfxOutputs(Path prefix) throws IOException {
+        for (String device : OwnedFiles.subdirectories(prefix, L3Execution::isDeviceDir)) {
+            OwnedFiles.deleteDir(prefix, device, d -> {
+                for (String call : OwnedFiles.subdirectories(d, n -> true)) {
+                    OwnedFiles.deleteDir(d, call, DfxOutputs::remove);
+                }
+            });
+        }
+    }
+
+    /** Whether {@code name}, directly under {@code output_prefix}, is a device's directory of DFX outputs. */
+    static boolean isDeviceDir(String name) {
+        return name.startsWith(DEVICE_DIR_PREFIX) && name.length() > DEVICE_DIR_PREFIX.length()
+                && name.substring(DEVICE_DIR_PREFIX.length()).chars().allMatch(Character::isDigit);
     }
 
     private int device(int chipIndex) {

@@ -5,6 +5,7 @@ import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.workdir.FormatException;
 import dev.jpto.compiler.workdir.L3Descriptor;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -32,17 +33,13 @@ final class L3WorkDir {
     static CompiledL3Program write(L3Program program, Path workDir, CompileOptions options) {
         Path root = workDir.toAbsolutePath().normalize();
         Path descriptor = root.resolve(L3Descriptor.L3_FILE);
-        try {
-            Files.createDirectories(root);
-            Files.deleteIfExists(descriptor);
-        } catch (IOException e) {
-            throw new WorkDirException(root, "cannot prepare the L3 work dir: " + e.getMessage(), e);
-        }
+        WorkDirClaim.claim(root, options.force()); // removes the old l3.json first: a half-written dir never loads
         Map<String, CompiledProgram> chips = new LinkedHashMap<>();
         program.chipPrograms().forEach((name, p) ->
                 chips.put(name, Compiler.compile(p, root.resolve(L3Descriptor.chipDir(name)), options)));
         try {
-            Files.writeString(descriptor, WorkDirWriter.JSON.writeValueAsString(L3Descriptor.toJson(program)) + "\n");
+            AtomicFile.writeString(descriptor,
+                    WorkDirWriter.JSON.writeValueAsString(L3Descriptor.toJson(program)) + "\n");
         } catch (IOException e) {
             throw new WorkDirException(descriptor, "cannot write: " + e.getMessage(), e);
         }

@@ -9,6 +9,7 @@ import dev.jpto.compiler.workdir.ManifestDescriptor;
 import dev.jpto.compiler.workdir.OrchestrationCodec;
 import dev.jpto.isa.kernel.Kernel;
 import dev.jpto.isa.kernel.KernelText;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +18,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Writes a verified program to a work dir; the manifest goes last, so a half-written dir never loads. */
+/**
+ * Writes a verified program to a work dir, every file atomically; the manifest goes last, so a half-written dir
+ * never loads.
+ */
 final class WorkDirWriter {
     static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -59,7 +63,7 @@ final class WorkDirWriter {
 
     private static void writeText(Path file, String text) {
         try {
-            Files.writeString(file, text);
+            AtomicFile.writeString(file, text);
         } catch (IOException e) {
             throw new WorkDirException(file, "cannot write: " + e.getMessage(), e);
         }

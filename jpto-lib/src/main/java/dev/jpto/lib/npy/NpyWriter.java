@@ -2,6 +2,7 @@ package dev.jpto.lib.npy;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -12,7 +13,10 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** Writes any tensor view (strided or not) as a C-order, little-endian {@code .npy} file. */
+/**
+ * Writes any tensor view (strided or not) as a C-order, little-endian {@code .npy} file, atomically: a failed write
+ * leaves the previous file under the name untouched ({@link AtomicFile}).
+ */
 final class NpyWriter {
     /** Data goes out through a staging buffer of this many bytes. */
     private static final long CHUNK_BYTES = 1 << 20;
@@ -29,8 +33,12 @@ final class NpyWriter {
                     + (t.dtype().isFloat() ? " or, widened exactly, as <f4" : ""));
         }
         byte[] header = NpyHeaderDescriptor.encode(type, t.shape());
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING); Arena arena = Arena.ofConfined()) {
+        AtomicFile.write(file, tmp -> writeTo(tmp, header, t, type));
+    }
+
+    private static void writeTo(Path tmp, byte[] header, Tensor t, NpyType type) throws IOException {
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+             Arena arena = Arena.ofConfined()) {
             writeFully(ch, ByteBuffer.wrap(header));
             long n = t.numel();
             int size = type.itemSize();

@@ -2,8 +2,10 @@ package dev.jpto.lib.runner;
 
 import dev.jpto.compiler.DataFileException;
 import dev.jpto.compiler.DataFiles;
+import dev.jpto.compiler.WorkDirClaim;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.compiler.run.RunConfigKeys;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
@@ -22,12 +24,12 @@ import java.util.TreeMap;
  * this file holds what the registry adds. One {@code key=value} line per entry, sorted; absent means none.
  */
 public final class DefaultRuntimeCfg {
-    public static final String FILE = "default_runtime_cfg.properties";
+    public static final String FILE = WorkDirClaim.DEFAULT_RUNTIME_CFG_FILE;
 
     private DefaultRuntimeCfg() {
     }
 
-    /** Writes {@code cfg} beside the work dir's manifest (removes a stale file when {@code cfg} is empty). */
+    /** Writes {@code cfg} beside the work dir's manifest, atomically (removes a stale file when it is empty). */
     public static void write(Path workDir, Map<String, String> cfg) {
         Path file = workDir.resolve(FILE);
         try {
@@ -37,7 +39,7 @@ public final class DefaultRuntimeCfg {
             }
             StringBuilder sb = new StringBuilder("# the program's default runtime_cfg; --runtime-cfg entries override it\n");
             new TreeMap<>(cfg).forEach((k, v) -> sb.append(k).append('=').append(v.replace("\\", "\\\\")).append('\n'));
-            Files.writeString(file, sb.toString());
+            AtomicFile.writeString(file, sb);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

@@ -68,7 +68,8 @@ public final class GoldenRunner {
                 + " platform=" + config.platform().text() + " device=" + config.deviceId()
                 + (cfgShown.isEmpty() ? "" : " runtime_cfg=" + cfgShown));
         boolean keep = spec.outputDir().isPresent();
-        Path workDir = keep ? spec.outputDir().get().resolve("work_dir") : tempDir();
+        spec.outputDir().ifPresent(RunOutputDir::removeEarlierRun);
+        Path workDir = keep ? spec.outputDir().get().resolve(RunOutputDir.WORK_DIR) : tempDir();
         try (Arena arena = Arena.ofShared()) {
             return stages(program, spec, config, log, workDir, arena);
         } finally {
@@ -117,8 +118,8 @@ public final class GoldenRunner {
         tensorDir.ifPresent(dir -> {
             Map<String, Tensor> saved = new LinkedHashMap<>(inputs);
             saved.putAll(initial);
-            TensorFiles.write(dir.resolve("inputs"), saved);
-            TensorFiles.write(dir.resolve("golden"), golden);
+            TensorFiles.write(dir.resolve(RunOutputDir.INPUTS), saved);
+            TensorFiles.write(dir.resolve(RunOutputDir.GOLDEN), golden);
         });
 
         Map<String, Tensor> actual = outputs(program.outputs(), initial, arena);
@@ -131,7 +132,7 @@ public final class GoldenRunner {
                 + micros(report.elapsedNanos()) + ", heap high-water " + heapHighWater(report));
         // L3: one line per chip (device id, calls, runtime stage time, heap high-water)
         ran.l3().ifPresent(l3 -> l3.lines().forEach(log::line));
-        tensorDir.ifPresent(dir -> TensorFiles.write(dir.resolve("outputs"), actual));
+        tensorDir.ifPresent(dir -> TensorFiles.write(dir.resolve(RunOutputDir.OUTPUTS), actual));
         dfxLines(log, config, report);
 
         Optional<BenchmarkResult> bench = Optional.empty();

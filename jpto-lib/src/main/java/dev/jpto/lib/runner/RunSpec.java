@@ -14,7 +14,8 @@ import java.util.Optional;
  * @param deviceId    the device index, likewise
  * @param seed        seeds every input generator
  * @param benchRounds timed benchmark rounds after the correctness run; 0 = no benchmark
- * @param outputDir   where the work dir (and saved tensors) are kept; empty = a temporary work dir, removed after
+ * @param outputDir   where the work dir (and saved tensors) are kept, replacing an earlier run's files there
+ *                    ({@link RunOutputDir}); empty = a temporary work dir, removed after
  * @param saveTensors write {@code inputs/}, {@code outputs/} and {@code golden/} .npy files under outputDir
  * @param out         the log ({@code [RUN] …} lines)
  * @param progress    progress of the benchmark rounds

@@ -1,6 +1,7 @@
 package dev.jpto.lib.npy;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
@@ -173,6 +174,23 @@ class NpyWriteTest {
             for (int c = 0; c < 4; c++) {
                 assertThat(tt.getDouble(r * 4 + c)).isEqualTo(rawValue(DType.INT32, c * 6 + r));
             }
+        }
+    }
+
+    @Test
+    void aWriteThatFailsAfterTheHeaderLeavesThePreviousFileByteForByteAndNoTemporaryFile() throws IOException {
+        Path file = dir.resolve("out.npy");
+        Npy.write(file, filled(arena, DType.FP32, 3, 5));
+        byte[] previous = Files.readAllBytes(file);
+        Tensor gone;
+        try (Arena closed = Arena.ofConfined()) {
+            gone = filled(closed, DType.FP32, 512, 1024);
+        }
+        // the header goes out, then reading the tensor's memory fails: a write that stops part-way
+        assertThatThrownBy(() -> Npy.write(file, gone)).isInstanceOf(IllegalStateException.class);
+        assertThat(Files.readAllBytes(file)).isEqualTo(previous);
+        try (var names = Files.list(dir)) {
+            assertThat(names.map(p -> p.getFileName().toString())).containsExactly("out.npy");
         }
     }
 

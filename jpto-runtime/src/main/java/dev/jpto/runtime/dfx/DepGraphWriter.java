@@ -1,10 +1,9 @@
 package dev.jpto.runtime.dfx;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,7 +37,7 @@ final class DepGraphWriter {
         Path json = Json.write(prefix.resolve(JSON_FILE), g -> json(g, run, fatal));
         Path dot = prefix.resolve(DOT_FILE);
         try {
-            Files.writeString(dot, dot(run), StandardCharsets.UTF_8);
+            AtomicFile.writeString(dot, dot(run));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + dot + ": " + e.getMessage(), e);
         }

@@ -7,12 +7,15 @@ import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Direction;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.TaskContext;
+import dev.jpto.runtime.io.OwnedFiles;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The DFX recorder of one run: collects what {@link TaskEvents} reports and, after the run, writes the outputs
@@ -29,6 +32,10 @@ import java.util.Map;
  * execution list. Everything is read after the scheduler threads went idle at the end of the run.
  */
 public final class DfxRun implements TaskEvents {
+    /** The files directly under {@code output_prefix}. */
+    private static final Set<String> FILES = Set.of(SwimlaneWriter.TRACE_FILE, SwimlaneWriter.RECORDS_FILE,
+            DepGraphWriter.JSON_FILE, DepGraphWriter.DOT_FILE, PmuWriter.FILE);
+    private static final Path ARGS_MANIFEST = Path.of(ArgsDumper.MANIFEST);
     private final CallConfig config;
     private final Platform platform;
     private final int deviceId;
@@ -180,6 +187,26 @@ public final class DfxRun implements TaskEvents {
             files.add(dumper.writeManifest(fatal));
         }
         return files;
+    }
+
+    /** Whether {@code name}, directly under {@code output_prefix}, is a file or directory these outputs write. */
+    public static boolean isOutputName(String name) {
+        return FILES.contains(name) || name.equals(ArgsDumper.DIR) || name.equals(ARGS_MANIFEST.getParent().toString());
+    }
+
+    /**
+     * Removes every file the DFX outputs write under {@code prefix} (and nothing else there), so that a reused
+     * output dir holds no file of an earlier run beside this run's.
+     */
+    public static void removeOutputs(Path prefix) throws IOException {
+        OwnedFiles.deleteFiles(prefix, FILES::contains);
+        OwnedFiles.deleteDir(prefix, ARGS_MANIFEST.getParent().toString(),
+                d -> OwnedFiles.deleteFiles(d, ARGS_MANIFEST.getFileName().toString()::equals));
+        OwnedFiles.deleteDir(prefix, ArgsDumper.DIR, args -> {
+            for (String task : OwnedFiles.subdirectories(args, TaskInfo::isHex)) {
+                OwnedFiles.deleteDir(args, task, d -> OwnedFiles.deleteFiles(d, n -> n.endsWith(".npy")));
+            }
+        });
     }
 
     /** Every execution, oldest start first. */

@@ -3,12 +3,16 @@ package dev.jpto.runtime.dfx;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Streams a JSON file (traces can be large), creating its directory; I/O errors name the file. */
+/**
+ * Streams a JSON file (traces can be large) into place atomically ({@link AtomicFile}), creating its directory;
+ * I/O errors name the file.
+ */
 final class Json {
     private static final JsonFactory FACTORY = new JsonFactory();
 
@@ -23,9 +27,11 @@ final class Json {
     static Path write(Path file, Body body) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
-            try (JsonGenerator g = FACTORY.createGenerator(file.toFile(), JsonEncoding.UTF8)) {
-                body.write(g);
-            }
+            AtomicFile.write(file, tmp -> {
+                try (JsonGenerator g = FACTORY.createGenerator(tmp.toFile(), JsonEncoding.UTF8)) {
+                    body.write(g);
+                }
+            });
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
         }

@@ -2,6 +2,7 @@ package dev.jpto.runtime.dfx;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -67,19 +68,24 @@ final class NpyFile {
         return out;
     }
 
-    /** Writes {@code t} (any view) to {@code file}, replacing it; returns the bytes written. */
+    /** Writes {@code t} (any view) to {@code file}, replacing it atomically; returns the bytes written. */
     static long write(Path file, Tensor t) throws IOException {
         byte[] header = header(t.dtype(), t.shape());
+        AtomicFile.write(file, tmp -> writeTo(tmp, header, t));
+        int itemSize = t.dtype() == DType.BF16 ? 4 : t.dtype().byteSize();
+        return header.length + t.numel() * itemSize;
+    }
+
+    private static void writeTo(Path tmp, byte[] header, Tensor t) throws IOException {
         DType dtype = t.dtype();
         int itemSize = dtype == DType.BF16 ? 4 : dtype.byteSize();
         long n = t.numel();
         long dataBytes = n * itemSize;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             writeFully(ch, ByteBuffer.wrap(header));
             MemorySegment buf = t.buffer();
             if (n == 0) {
-                return header.length; // an empty tensor is its header
+                return; // an empty tensor is its header
             }
             if (dtype != DType.BF16 && t.isContiguous()) {
                 // memory is little-endian like the file: the view's bytes are the data
@@ -106,7 +112,6 @@ final class NpyFile {
                 writeFully(ch, staging);
             }
         }
-        return header.length + dataBytes;
     }
 
     private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {

@@ -1,8 +1,8 @@
 package dev.jpto.runtime.dfx;
 
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,7 +39,7 @@ final class PmuWriter {
         Path file = prefix.resolve(FILE);
         try {
             Files.createDirectories(prefix);
-            Files.writeString(file, sb, StandardCharsets.UTF_8);
+            AtomicFile.writeString(file, sb);
         } catch (IOException ex) {
             throw new UncheckedIOException("cannot write " + file + ": " + ex.getMessage(), ex);
         }

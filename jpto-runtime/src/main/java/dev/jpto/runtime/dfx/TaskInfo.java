@@ -26,4 +26,10 @@ record TaskInfo(long id, String kernel, CoreType coreType, int scopeDepth, List<
         }
         return new String(c);
     }
+
+    /** Whether {@code s} is an id as {@link #hex} writes it. */
+    static boolean isHex(String s) {
+        return s.length() == 18 && s.startsWith("0x") && s.substring(2).chars().allMatch(ch -> ch >= '0' && ch <= '9'
+                || ch >= 'a' && ch <= 'f');
+    }
 }

@@ -1,11 +1,12 @@
 package dev.jpto.runtime.orch;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jpto.runtime.io.AtomicFile;
+import dev.jpto.runtime.io.OwnedFiles;
 import dev.jpto.runtime.ring.Ring;
 import dev.jpto.runtime.tensormap.TensorMap;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,6 +22,8 @@ import java.util.Map;
  */
 public final class ScopeStats {
     public static final int VERSION = 6;
+    static final String DIR = "scope_stats";
+    static final String FILE = "scope_stats.jsonl";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final StackWalker WALKER = StackWalker.getInstance();
 
@@ -61,10 +64,20 @@ public final class ScopeStats {
                 .orElse("<unknown>"));
     }
 
+    /** Whether {@code name}, directly under {@code output_prefix}, is what {@link #write} writes. */
+    public static boolean isOutputName(String name) {
+        return name.equals(DIR);
+    }
+
+    /** Removes what {@link #write} wrote under {@code prefix} (a reused output dir starts clean). */
+    public static void removeOutput(Path prefix) throws IOException {
+        OwnedFiles.deleteDir(prefix, DIR, d -> OwnedFiles.deleteFiles(d, FILE::equals));
+    }
+
     /** Writes header + samples; returns the file. */
     public Path write(Path prefix, Map<String, Object> header) {
-        Path dir = prefix.resolve("scope_stats");
-        Path file = dir.resolve("scope_stats.jsonl");
+        Path dir = prefix.resolve(DIR);
+        Path file = dir.resolve(FILE);
         try {
             Files.createDirectories(dir);
             StringBuilder sb = new StringBuilder();
@@ -79,7 +92,7 @@ public final class ScopeStats {
             for (Map<String, Object> s : samples) {
                 sb.append(JSON.writeValueAsString(s)).append('\n');
             }
-            Files.writeString(file, sb.toString(), StandardCharsets.UTF_8);
+            AtomicFile.writeString(file, sb);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write scope statistics to " + file, e);
         }

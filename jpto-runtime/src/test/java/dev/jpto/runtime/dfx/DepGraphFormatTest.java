@@ -1,6 +1,7 @@
 package dev.jpto.runtime.dfx;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -197,6 +198,25 @@ class DepGraphFormatTest {
             Set<List<Long>> allowed = Set.of(List.of(ids.get(0), ids.get(1)), List.of(ids.get(2), ids.get(3)),
                     List.of(ids.get(0), ids.get(2)));
             assertThat(allowed).containsAll(pairs);
+        }
+    }
+
+    @Test
+    void aFileThatCannotBeWrittenLeavesThePreviousRunsFileAndNoTemporaryFile(@TempDir Path dir) throws Exception {
+        // the previous run's deps.json stays whole when this run cannot replace it (a directory took its name)
+        Files.createDirectories(dir.resolve("deps.json").resolve("taken"));
+        Path dot = Files.writeString(dir.resolve("deps.dot"), "digraph previous {}\n");
+        try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            Tensor x = Tensor.allocate(arena, DType.FP32, 4, 8);
+            Tensor h = Tensor.allocate(arena, DType.FP32, 4, 8);
+            Tensor out = Tensor.allocate(arena, DType.FP32, 4, 8);
+            assertThatThrownBy(() -> chip.run(DfxPrograms.fiveTasks(x, h, out, new DfxPrograms.Ids()),
+                    DfxPrograms.dfx(dir, 0, 0, 0, true, RuntimeEnv.defaults())))
+                    .hasMessageStartingWith("cannot write " + dir.resolve("deps.json"));
+        }
+        assertThat(Files.readString(dot)).isEqualTo("digraph previous {}\n");
+        try (var names = Files.list(dir)) {
+            assertThat(names.map(f -> f.getFileName().toString())).containsExactlyInAnyOrder("deps.json", "deps.dot");
         }
     }
 }
