@@ -19,7 +19,7 @@ final class ChipOptions {
             description = "device index (default ${DEFAULT-VALUE})")
     int device;
 
-    @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE",
+    @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE", parameterConsumer = RuntimeCfgEntries.class,
             description = "a RunConfig field, repeatable; keys are RunConfig's own names, e.g. ring_heap=512MiB, "
                     + "ring_heap=0,0,2GiB,0, ring_task_window=16384, ring_dep_pool=16384, aicpu_thread_num=4")
     Map<String, String> runtimeCfg = new LinkedHashMap<>();

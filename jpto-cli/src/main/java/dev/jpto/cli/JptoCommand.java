@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -45,6 +46,7 @@ public final class JptoCommand implements Runnable {
         CommandLine cl = new CommandLine(top);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
+        cl.registerConverter(Path.class, new PathConverter()); // every subcommand's path options
         for (String name : new String[] {"run", "exec"}) {
             // the key list comes from RunConfig's components, never from a list kept here
             cl.getSubcommands().get(name).getCommandSpec().usageMessage().footer("",
