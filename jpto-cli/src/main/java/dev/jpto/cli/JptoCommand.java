@@ -59,16 +59,24 @@ public final class JptoCommand implements Runnable {
             String line = name + ": " + ex.getMessage().replace("option option '", "option '");
             if (ex instanceof CommandLine.UnmatchedArgumentException u) {
                 if (ex.getCommandLine().getParent() == null && !u.isUnknownOption()) {
-                    line = name + ": unknown command '" + u.getUnmatched().getFirst() + "'; commands: "
-                            + String.join(", ", ex.getCommandLine().getSubcommands().keySet());
+                    line = name + ": " + unknownCommand(ex.getCommandLine(), u.getUnmatched().getFirst());
                 } else if (!u.getSuggestions().isEmpty()) {
                     line += " (did you mean " + String.join(" or ", u.getSuggestions()) + "?)";
                 }
+            } else if (ex.getArgSpec() == null && ex.getValue() != null
+                    && ex.getMessage().startsWith("Unknown subcommand '")) {
+                // picocli's help command reports "Unknown subcommand 'x'." on the command it was asked about
+                line = name + " help: " + unknownCommand(ex.getCommandLine(), ex.getValue());
             }
             ex.getCommandLine().getErr().println(line + "; see '" + name + " --help'");
             return EXIT_USAGE;
         });
         return cl;
+    }
+
+    /** "unknown command 'x'; commands: help, list, …" for a subcommand name {@code cl} does not have. */
+    private static String unknownCommand(CommandLine cl, String given) {
+        return "unknown command '" + given + "'; commands: " + String.join(", ", cl.getSubcommands().keySet());
     }
 
     @Override
