@@ -1,5 +1,7 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.run.CallConfigs;
+import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.runtime.Platform;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -19,7 +21,7 @@ final class ChipOptions {
             description = "device index (default ${DEFAULT-VALUE})")
     int device;
 
-    @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE",
+    @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE", parameterConsumer = RuntimeCfgEntries.class,
             description = "a RunConfig field, repeatable; keys are RunConfig's own names, e.g. ring_heap=512MiB, "
                     + "ring_heap=0,0,2GiB,0, ring_task_window=16384, ring_dep_pool=16384, aicpu_thread_num=4")
     Map<String, String> runtimeCfg = new LinkedHashMap<>();
@@ -48,16 +50,22 @@ final class ChipOptions {
 
     /**
      * The runtime_cfg entries these options stand for: the --runtime-cfg map plus the DFX switches, with
-     * {@code output_prefix} set to {@code outputDir} when a DFX switch is on and none was given.
+     * {@code output_prefix} set to {@code outputDir} when a DFX output is on (by a switch or a --runtime-cfg entry)
+     * and none was given.
      *
-     * @throws UsageException when a DFX switch is on but there is nowhere to write
+     * @throws UsageException when a DFX output is on but there is nowhere to write
      */
     Map<String, String> runtimeCfg(Optional<Path> outputDir) {
         Map<String, String> cfg = new LinkedHashMap<>(runtimeCfg);
         String firstDfx = null;
+        for (Map.Entry<String, String> e : runtimeCfg.entrySet()) {
+            if (firstDfx == null && writesFiles(e.getKey(), e.getValue())) {
+                firstDfx = "--runtime-cfg " + e.getKey() + "=" + e.getValue();
+            }
+        }
         if (scopeStats) {
             cfg.put("enable_scope_stats", "true");
-            firstDfx = "--enable-scope-stats";
+            firstDfx = firstDfx == null ? "--enable-scope-stats" : firstDfx;
         }
         if (swimlane) {
             cfg.putIfAbsent("enable_chip_swimlane", "1"); // an explicit level wins
@@ -82,5 +90,16 @@ final class ChipOptions {
             cfg.put("output_prefix", dir.toAbsolutePath().toString());
         }
         return cfg;
+    }
+
+    /** Whether one valid runtime_cfg entry switches on a DFX output: the runtime's rule (CallConfig.anyDiagnostic). */
+    private static boolean writesFiles(String key, String value) {
+        try {
+            RunConfig entry = RunConfig.defaults().with(key, value);
+            entry.withOutputPrefix("dfx").validate(); // a level out of range is not a request for files
+            return CallConfigs.writesDiagnostics(entry);
+        } catch (IllegalArgumentException e) {
+            return false; // a bad entry is reported, in its context, where the whole config is resolved
+        }
     }
 }

@@ -10,14 +10,16 @@ import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
-import dev.jpto.lib.runner.PmuSummary;
+import dev.jpto.lib.runner.DfxReport;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.lib.runner.TensorFiles;
+import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -88,22 +90,15 @@ final class ExecCommand implements Callable<Integer> {
                 args.putAll(outs);
                 long start = System.nanoTime();
                 RunReport report;
-                if (l3) {
-                    L3Report r = DistributedRunner.run(l3Program, args, config,
-                            n > 0 ? n : l3Program.program().chips());
-                    report = r.aggregate();
-                    top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, L3 wall %.1f us",
-                            (System.nanoTime() - start) / 1e9, l3Program.name(), report.tasksExecuted(),
-                            r.wallNanos() / 1e3));
-                    r.lines().forEach(top.out::println);
-                } else {
-                    report = Runner.executeCompiled(workDir, args, config);
-                    top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
-                            (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
-                            report.elapsedNanos() / 1e3));
+                try { // a failed run still says which diagnostic files it wrote
+                    report = run(l3, l3Program, compiled, args, config, n, start);
+                } catch (ChipRuntimeException e) {
+                    DfxReport.lines(config.outputPrefix(), e.diagnosticFiles()).forEach(top.out::println);
+                    throw e;
                 }
-                report.dfxFiles().stream().filter(f -> f.getFileName().toString().equals("pmu.csv")).findFirst()
-                        .ifPresent(pmu -> PmuSummary.table(PmuSummary.read(pmu)).forEach(top.out::println));
+                List<Path> dfx = new ArrayList<>(report.dfxFiles());
+                report.scopeStatsFile().ifPresent(dfx::add);
+                DfxReport.lines(config.outputPrefix(), dfx).forEach(top.out::println);
                 TensorFiles.write(outputs, outs);
                 for (TensorDecl d : outDecls) {
                     top.out.println("[RUN] wrote " + TensorFiles.file(outputs, d.name()) + " " + d);
@@ -111,6 +106,24 @@ final class ExecCommand implements Callable<Integer> {
             }
             return ExitCodes.PASS;
         });
+    }
+
+    /** Runs the work dir once on {@code args}; prints the runtime line (and an L3 program's per-chip lines). */
+    private RunReport run(boolean l3, CompiledL3Program l3Program, CompiledProgram compiled, Map<String, Tensor> args,
+                          RunConfig config, int n, long start) {
+        if (l3) {
+            L3Report r = DistributedRunner.run(l3Program, args, config, n > 0 ? n : l3Program.program().chips());
+            RunReport report = r.aggregate();
+            top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, L3 wall %.1f us",
+                    (System.nanoTime() - start) / 1e9, l3Program.name(), report.tasksExecuted(), r.wallNanos() / 1e3));
+            r.lines().forEach(top.out::println);
+            return report;
+        }
+        RunReport report = Runner.executeCompiled(workDir, args, config);
+        top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
+                (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
+                report.elapsedNanos() / 1e3));
+        return report;
     }
 
     private static List<TensorDecl> decls(List<HostTensor> tensors) {

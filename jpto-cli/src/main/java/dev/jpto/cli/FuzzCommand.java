@@ -53,6 +53,11 @@ final class FuzzCommand implements Callable<Integer> {
             Fuzzer.Settings s = Fuzzer.Settings.of(seed, count, Duration.ofSeconds(seconds)).withVerbose(verbose)
                     .withDeadline(Duration.ofSeconds(deadlineSeconds));
             FuzzSummary summary = Fuzzer.run(s, top.out);
+            if (summary.wasInterrupted()) {
+                top.err.println("jpto fuzz: interrupted after " + summary.programs() + " program(s); "
+                        + (summary.findings() == 0 ? "no findings" : summary.findings() + " finding(s)") + " so far");
+                return ExitCodes.INTERRUPTED;
+            }
             return summary.findings() == 0 ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
         });
     }

@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -54,6 +55,7 @@ public final class JptoCommand implements Runnable {
         CommandLine cl = new CommandLine(top);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
+        cl.registerConverter(Path.class, new PathConverter()); // every subcommand's path options
         for (String name : new String[] {"run", "exec"}) {
             // the key list comes from RunConfig's components, never from a list kept here
             cl.getSubcommands().get(name).getCommandSpec().usageMessage().footer("",
@@ -66,16 +68,24 @@ public final class JptoCommand implements Runnable {
             String line = name + ": " + ex.getMessage().replace("option option '", "option '");
             if (ex instanceof CommandLine.UnmatchedArgumentException u) {
                 if (ex.getCommandLine().getParent() == null && !u.isUnknownOption()) {
-                    line = name + ": unknown command '" + u.getUnmatched().getFirst() + "'; commands: "
-                            + String.join(", ", ex.getCommandLine().getSubcommands().keySet());
+                    line = name + ": " + unknownCommand(ex.getCommandLine(), u.getUnmatched().getFirst());
                 } else if (!u.getSuggestions().isEmpty()) {
                     line += " (did you mean " + String.join(" or ", u.getSuggestions()) + "?)";
                 }
+            } else if (ex.getArgSpec() == null && ex.getValue() != null
+                    && ex.getMessage().startsWith("Unknown subcommand '")) {
+                // picocli's help command reports "Unknown subcommand 'x'." on the command it was asked about
+                line = name + " help: " + unknownCommand(ex.getCommandLine(), ex.getValue());
             }
             ex.getCommandLine().getErr().println(line + "; see '" + name + " --help'");
             return EXIT_USAGE;
         });
         return cl;
+    }
+
+    /** "unknown command 'x'; commands: help, list, …" for a subcommand name {@code cl} does not have. */
+    private static String unknownCommand(CommandLine cl, String given) {
+        return "unknown command '" + given + "'; commands: " + String.join(", ", cl.getSubcommands().keySet());
     }
 
     @Override

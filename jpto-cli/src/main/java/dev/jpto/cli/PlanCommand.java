@@ -39,7 +39,7 @@ final class PlanCommand implements Callable<Integer> {
     @Mixin
     ProgramOptions program = new ProgramOptions();
 
-    @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE",
+    @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE", parameterConsumer = RuntimeCfgEntries.class,
             description = "sizes to check against the plan, as for 'jpto run' (repeatable; e.g. ring_heap=256MiB)")
     Map<String, String> runtimeCfg = new LinkedHashMap<>();
 

@@ -401,7 +401,7 @@ class BadInputTableTest {
                 row("runtime_cfg platform disagreeing with --platform", 2, cfg("platform=a5sim"),
                         "runtime_cfg platform=a5sim disagrees with the run's --platform a2a3sim"),
                 row("runtime_cfg DFX without an output dir", 2, cfg("enable_dep_gen=1"),
-                        "output_prefix is required when a diagnostic flag is on (enable_dep_gen=1)"),
+                        "--runtime-cfg enable_dep_gen=1 writes files: give --output-dir DIR"),
                 row("exec runtime_cfg unknown key", 2, tmp -> exec(workDir, inputs, tmp, "--runtime-cfg",
                         "ring_windows=4"), "jpto exec: runtime_cfg: unknown run config key 'ring_windows'"),
 

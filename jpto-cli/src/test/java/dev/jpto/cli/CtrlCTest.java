@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Ctrl-C during a long {@code jpto run}: the CLI runs as its own JVM (this test's class path), gets a real SIGINT
  * ({@code kill -INT}) in the middle of its benchmark, and must stop the chip run — not merely die — with exit 130,
- * a message, and no chip thread left. The stop latency is printed for the report, asserted only against a generous
- * bound.
+ * a message, and no chip thread left; during {@code jpto fuzz}, the session must stop without false findings and
+ * remove its directories. The stop latency is printed for the report, asserted only against a generous bound.
  */
 @Timeout(120)
 class CtrlCTest {
@@ -59,9 +59,14 @@ class CtrlCTest {
     }
 
     private static Process startJpto(String... args) throws IOException {
+        return startJpto(List.of(), args);
+    }
+
+    private static Process startJpto(List<String> jvmOptions, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+                "--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-XX:+UseParallelGC"));
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         cmd.addAll(List.of(args));
         return new ProcessBuilder(cmd).start();
     }
@@ -124,6 +129,54 @@ class CtrlCTest {
         } finally {
             p.destroyForcibly();
             p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void sigintDuringFuzzStopsTheSessionWithoutFindingsAndRemovesItsDirectories() throws Exception {
+        Assumptions.assumeTrue(Path.of("/proc/self/status").toFile().exists(), "needs Linux /proc and kill");
+        Path tmp = Files.createTempDirectory("jpto-ctrlc-fuzz");
+        Process p = startJpto(List.of("-Djava.io.tmpdir=" + tmp), "fuzz", "--seconds", "600", "--seed", "900",
+                "--verbose");
+        Drain out = new Drain(p.getInputStream());
+        Drain err = new Drain(p.getErrorStream());
+        try {
+            Assumptions.assumeFalse(ignoresSigint(p.pid()), "SIGINT is ignored in this environment");
+            awaitOutput(out, p, "[FUZZ] seed 902 "); // three programs done, the session is in full swing
+            long sent = System.nanoTime();
+            Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start();
+            assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(p.waitFor(GENEROUS_BOUND_MS, TimeUnit.MILLISECONDS))
+                    .as("jpto fuzz stopped within %d ms of SIGINT; stderr:%n%s", GENEROUS_BOUND_MS, err.text())
+                    .isTrue();
+            System.out.println("fuzz Ctrl-C stop latency: " + (System.nanoTime() - sent) / 1_000_000 + " ms");
+            out.join(5_000);
+            err.join(5_000);
+
+            assertThat(p.exitValue()).isEqualTo(ExitCodes.INTERRUPTED);
+            assertThat(out.text()).containsPattern("\\[FUZZ\\] programs=\\d+ passes=\\d+ hangs=0 wrong_results=0 "
+                            + "unexpected_errors=0")
+                    .containsPattern("\\[FUZZ\\] INTERRUPTED after \\d+ program\\(s\\) \\(the one running then is "
+                            + "not counted\\): no findings so far")
+                    .doesNotContain("FINDING").doesNotContain("shrinking").doesNotContain("[FUZZ] PASS");
+            assertThat(err.text())
+                    .containsPattern("jpto fuzz: interrupted after \\d+ program\\(s\\); no findings so far")
+                    .containsPattern("jpto: interrupted: the command stopped in \\d+ ms; no chip threads left")
+                    .doesNotContain("\tat ");
+            java.util.regex.Matcher scratch = java.util.regex.Pattern.compile("scratch work dirs under (\\S+)")
+                    .matcher(out.text());
+            assertThat(scratch.find()).as(out.text()).isTrue();
+            assertThat(Path.of(scratch.group(1))).as("the scratch work dirs are removed").doesNotExist();
+            try (var left = Files.list(tmp)) {
+                assertThat(left.map(Path::getFileName).map(Path::toString)
+                        .filter(n -> n.startsWith("jpto-fuzz")).toList()).as("no reproducer directories").isEmpty();
+            }
+        } finally {
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+            try (var files = Files.walk(tmp)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
         }
     }
 }

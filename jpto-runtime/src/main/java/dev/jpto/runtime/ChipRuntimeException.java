@@ -1,5 +1,8 @@
 package dev.jpto.runtime;
 
+import java.nio.file.Path;
+import java.util.List;
+
 /**
  * A failed run. Carries the two latched codes and {@code runtime_status} (−orch code if set, else −sched code),
  * and a message that says what failed, where, and what to change. Its message starts with
@@ -11,6 +14,8 @@ public final class ChipRuntimeException extends RuntimeException {
     private final ErrorCode error;
     private final int orchErrorCode;
     private final int schedErrorCode;
+    /** DFX files the failed run wrote (its trace, graph, dumps up to the failure); set by the chip after the run. */
+    private transient List<Path> diagnosticFiles = List.of();
 
     public ChipRuntimeException(ErrorCode error, String detail, Throwable cause) {
         super(format(error, detail), cause);
@@ -39,6 +44,23 @@ public final class ChipRuntimeException extends RuntimeException {
 
     public int schedErrorCode() {
         return schedErrorCode;
+    }
+
+    /**
+     * The diagnostic files the failed run wrote, in the order written; empty when none was on. An exception that
+     * wraps the chip's (adding advice or the chip's name) reports the files of the one it wraps.
+     */
+    public List<Path> diagnosticFiles() {
+        if (diagnosticFiles != null && !diagnosticFiles.isEmpty()) {
+            return diagnosticFiles;
+        }
+        return getCause() instanceof ChipRuntimeException wrapped ? wrapped.diagnosticFiles() : List.of();
+    }
+
+    /** Records the diagnostic files the failed run wrote (the chip does, once they are written); returns this. */
+    public ChipRuntimeException withDiagnosticFiles(List<Path> files) {
+        diagnosticFiles = List.copyOf(files);
+        return this;
     }
 
     /** {@code -orch_error_code} if set, else {@code -sched_error_code} (spec d.5). */

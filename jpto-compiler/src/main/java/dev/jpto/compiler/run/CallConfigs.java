@@ -39,10 +39,22 @@ public final class CallConfigs {
         }
         RuntimeEnv env = new RuntimeEnv(config.ringTaskWindow().entries(), config.ringHeap().entries(),
                 config.ringDepPool().entries());
-        CallConfig call = new CallConfig(config.aicpuThreadNum(), config.enableChipSwimlane(), config.enableDumpArgs(),
-                config.enablePmu(), config.enableDepGen(), config.enableScopeStats(), config.outputPrefix(), env);
+        CallConfig call = unvalidated(config, env);
         call.validate();
         return call;
+    }
+
+    /**
+     * True if {@code config} switches on a DFX output (files under {@code output_prefix}), as the runtime decides it
+     * ({@link CallConfig#anyDiagnostic()}); nothing else is checked, so a caller can supply the missing prefix.
+     */
+    public static boolean writesDiagnostics(RunConfig config) {
+        return unvalidated(config, RuntimeEnv.defaults()).anyDiagnostic();
+    }
+
+    private static CallConfig unvalidated(RunConfig config, RuntimeEnv env) {
+        return new CallConfig(config.aicpuThreadNum(), config.enableChipSwimlane(), config.enableDumpArgs(),
+                config.enablePmu(), config.enableDepGen(), config.enableScopeStats(), config.outputPrefix(), env);
     }
 
     /**

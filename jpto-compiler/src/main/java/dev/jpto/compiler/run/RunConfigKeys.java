@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The string vocabulary of {@link RunConfig}, derived from its record components: the key of a component is
@@ -17,6 +18,7 @@ import java.util.TreeMap;
  */
 public final class RunConfigKeys {
     private static final RecordComponent[] COMPONENTS = RunConfig.class.getRecordComponents();
+    private static final Pattern INTEGER = Pattern.compile("[+-]?[0-9]+");
 
     private RunConfigKeys() {
     }
@@ -143,6 +145,27 @@ public final class RunConfigKeys {
         }
     }
 
+    /**
+     * The message for an integer beyond the int range: the field's own rule, checked at the nearest int (so each
+     * range is stated once, where it is checked), with the value as given; a field whose rule allows every int
+     * says so.
+     */
+    private static String outOfIntRange(String key, String digits) {
+        boolean negative = digits.startsWith("-");
+        String nearest = Integer.toString(negative ? Integer.MIN_VALUE : Integer.MAX_VALUE);
+        String shown = key + "=" + nearest;
+        try {
+            // an output_prefix, so that a DFX level is checked against its range, not against a missing directory
+            apply(RunConfig.defaults().withOutputPrefix("dfx"), Map.of(key, nearest)).validate();
+        } catch (IllegalArgumentException e) {
+            String rule = e.getMessage();
+            if (rule != null && rule.startsWith(key + " ") && rule.contains(shown)) {
+                return rule.replace(shown, key + "=" + digits);
+            }
+        }
+        return key + (negative ? " must be >= " : " must be <= ") + nearest + ": " + key + "=" + digits;
+    }
+
     private static Object parse(String key, Class<?> type, String text) {
         String t = text.trim();
         if (type == Platform.class) {
@@ -156,6 +179,9 @@ public final class RunConfigKeys {
             try {
                 return Integer.parseInt(t);
             } catch (NumberFormatException e) {
+                if (INTEGER.matcher(t).matches()) {
+                    throw new IllegalArgumentException(outOfIntRange(key, t), e);
+                }
                 throw new IllegalArgumentException(key + " must be an integer: " + key + "=" + text, e);
             }
         }

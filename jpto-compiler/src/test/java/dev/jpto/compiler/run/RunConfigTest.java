@@ -27,6 +27,23 @@ class RunConfigTest {
     }
 
     @Test
+    void anIntegerBeyondIntStatesTheFieldsOwnRangeWithTheValueAsGiven() {
+        assertThatThrownBy(() -> RunConfig.fromMap(Map.of("aicpu_thread_num", "9999999999")))
+                .hasMessage("aicpu_thread_num must be <= 64 in the simulator: aicpu_thread_num=9999999999 (try 0 for "
+                        + "the platform default)");
+        assertThatThrownBy(() -> RunConfig.fromMap(Map.of("aicpu_thread_num", "-9999999999")))
+                .hasMessageStartingWith("aicpu_thread_num must be 0 (platform default) or >= 2")
+                .hasMessageContaining("aicpu_thread_num=-9999999999 (try 2)");
+        assertThatThrownBy(() -> RunConfig.fromMap(Map.of("enable_chip_swimlane", "4294967296")))
+                .hasMessage("enable_chip_swimlane must be in [0, 4]: enable_chip_swimlane=4294967296 (try 4)");
+        assertThatThrownBy(() -> RunConfig.fromMap(Map.of("device_id", "-4294967298")))
+                .hasMessage("device_id must be >= 0: device_id=-4294967298 (try 0)");
+        // every int is a valid PMU event type: the message says where the int range ends (not a missing directory)
+        assertThatThrownBy(() -> RunConfig.fromMap(Map.of("enable_pmu", "2147483648")))
+                .hasMessage("enable_pmu must be <= 2147483647: enable_pmu=2147483648");
+    }
+
+    @Test
     void helpHasOneDescribedLinePerKey() {
         List<String> help = RunConfigKeys.help();
         assertThat(help).hasSameSizeAs(RunConfigKeys.keys());

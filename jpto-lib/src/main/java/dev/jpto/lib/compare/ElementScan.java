@@ -13,9 +13,12 @@ final class ElementScan {
         boolean bad(double actual, double expected);
     }
 
-    /** Statistics of one scan; {@code firstBad} holds C-order multi-indices. */
+    /**
+     * Statistics of one scan; {@code firstBad} holds C-order multi-indices; {@code badExpectedZero} counts the bad
+     * elements whose expected value is 0 (and actual finite): max_rel leaves them out, having no relative error.
+     */
     record Stats(long numel, long bad, double maxAbs, double maxRel, List<long[]> firstBad, long nanActual,
-            long infActual, long nanExpected, long infExpected) {
+            long infActual, long nanExpected, long infExpected, long badExpectedZero) {
         boolean anyNonFinite() {
             return nanActual + infActual + nanExpected + infExpected > 0;
         }
@@ -26,8 +29,11 @@ final class ElementScan {
                     + "; expected: NaN=" + nanExpected + " Inf=" + infExpected;
         }
 
+        /** "max_abs=… max_rel=…", saying which mismatches max_rel leaves out (a max_rel near 0 misleads else). */
         String errorsText() {
-            return "max_abs=" + CompareResult.num(maxAbs) + " max_rel=" + CompareResult.num(maxRel);
+            String text = "max_abs=" + CompareResult.num(maxAbs) + " max_rel=" + CompareResult.num(maxRel);
+            return badExpectedZero == 0 ? text : text + " (leaves out the " + badExpectedZero + " of " + bad
+                    + " mismatches whose expected value is 0)";
         }
 
         String firstText() {
@@ -55,6 +61,7 @@ final class ElementScan {
         long infA = 0;
         long nanE = 0;
         long infE = 0;
+        long badZero = 0;
         List<long[]> first = new ArrayList<>();
         for (long i = 0; i < n; i++) {
             double a = at(actual, i);
@@ -78,13 +85,16 @@ final class ElementScan {
             }
             if (rule.bad(a, e)) {
                 bad++;
+                if (e == 0 && Double.isFinite(a)) {
+                    badZero++;
+                }
                 if (first.size() < CompareResult.MAX_SHOWN) {
                     first.add(unravel(i, shape));
                 }
             }
         }
         return new Stats(n, bad, n == 0 ? Double.NaN : maxAbs, n == 0 ? Double.NaN : maxRel, first, nanA, infA,
-                nanE, infE);
+                nanE, infE, badZero);
     }
 
     /** Element {@code flat} (C order) as a double; contiguous tensors skip the per-dimension index walk. */

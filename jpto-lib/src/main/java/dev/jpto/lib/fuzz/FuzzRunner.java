@@ -25,6 +25,7 @@ import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -57,6 +58,12 @@ public final class FuzzRunner implements AutoCloseable {
         int run(Program program, Map<String, Tensor> args);
     }
 
+    /**
+     * How long an interrupted case waits for its chip run to stop: within the CLI's Ctrl-C bound (800 ms), with
+     * room for the session's clean-up (a chip run stops in 83–699 ms measured).
+     */
+    static final Duration STOP_BOUND = Duration.ofMillis(500);
+
     private final Path workRoot;
     private final Duration deadline;
     private final Reference reference;
@@ -86,7 +93,12 @@ public final class FuzzRunner implements AutoCloseable {
         return deadline;
     }
 
-    /** Runs {@code c} once and says how it ended. Never throws for anything the case does. */
+    /**
+     * Runs {@code c} once and says how it ended. Never throws for anything the case does.
+     *
+     * @throws CancellationException when the calling thread is interrupted while the chip runs (the interrupt
+     *                               status is kept)
+     */
     public Outcome run(FuzzCase c) {
         Path dir = workRoot.resolve("case-" + cases++);
         try {
@@ -135,10 +147,10 @@ public final class FuzzRunner implements AutoCloseable {
             } catch (ExecutionException e) {
                 return failed(c, e.getCause());
             } catch (InterruptedException e) {
+                // the host was interrupted (Ctrl-C), not the program: stop the chip run, no outcome
+                release = stop(run, platform);
                 Thread.currentThread().interrupt();
-                release = false;
-                abandon(platform);
-                return new Outcome.Finding(Outcome.Kind.HANG, null, "interrupted while waiting for the run");
+                throw new CancellationException("interrupted while program seed " + c.seed() + " ran on the chip");
             }
             return compare(c.program(), expected, actual, tasks, report);
         } finally {
@@ -198,6 +210,29 @@ public final class FuzzRunner implements AutoCloseable {
 
     private ChipWorker worker(Platform platform) {
         return workers.computeIfAbsent(platform, p -> ChipWorker.open(RunConfig.defaults().withPlatform(p)));
+    }
+
+    /**
+     * Cancels {@code run} (interrupting its thread stops the chip run with CANCELLED) and waits up to
+     * {@link #STOP_BOUND} for it to end; a run that has not ended by then is abandoned.
+     *
+     * @return true if the run ended, so its tensors may be freed
+     */
+    private boolean stop(Future<RunReport> run, Platform platform) {
+        run.cancel(true);
+        orchestrator.shutdown();
+        boolean ended;
+        try {
+            ended = orchestrator.awaitTermination(STOP_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            ended = false;
+        }
+        if (ended) {
+            orchestrator = newOrchestrator();
+        } else {
+            abandon(platform);
+        }
+        return ended;
     }
 
     /** A chip whose run never returned cannot be closed (the run holds it): drop it and its thread. */

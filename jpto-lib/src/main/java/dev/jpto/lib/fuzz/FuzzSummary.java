@@ -17,6 +17,7 @@ public final class FuzzSummary {
     private final EnumMap<ErrorCode, Long> codes = new EnumMap<>(ErrorCode.class);
     private final List<Long> findingSeeds = new ArrayList<>();
     private long elapsedNanos;
+    private boolean interrupted;
 
     void add(long seed, Outcome o) {
         programs++;
@@ -41,6 +42,16 @@ public final class FuzzSummary {
 
     void elapsed(long nanos) {
         elapsedNanos = nanos;
+    }
+
+    /** The session was interrupted: the program that was running then is not counted. */
+    void interrupted() {
+        interrupted = true;
+    }
+
+    /** True if the session stopped on an interrupt (Ctrl-C) before its count or time ran out. */
+    public boolean wasInterrupted() {
+        return interrupted;
     }
 
     public long programs() {

@@ -8,6 +8,7 @@ import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CancellationException;
 
 /**
  * A fuzz session: programs of seeds {@code seed, seed+1, …} until the count or the time runs out, each run on a
@@ -69,61 +70,102 @@ public final class Fuzzer {
 
     /** Runs a session against {@code reference} (tests inject faults through it). */
     public static FuzzSummary run(Settings s, PrintStream out, FuzzRunner.Reference reference) {
-        Path root = tempDir("jpto-fuzz-");
+        return run(s, out, reference, null);
+    }
+
+    /**
+     * Runs a session against {@code reference}, with its scratch work dirs and any reproducer under
+     * {@code tempParent} (null: scratch in /dev/shm when writable, reproducers in the system temporary directory).
+     *
+     * <p>An interrupt of the calling thread (Ctrl-C) stops the session: the program running then is not counted
+     * (whatever the interrupt did to it is no finding), the summary so far is printed and marked interrupted
+     * ({@link FuzzSummary#wasInterrupted()}), scratch work dirs are deleted, and the interrupt status is kept.
+     */
+    public static FuzzSummary run(Settings s, PrintStream out, FuzzRunner.Reference reference, Path tempParent) {
+        Path root = tempDir(tempParent, "jpto-fuzz-");
         FuzzSummary summary = new FuzzSummary();
         out.println("[FUZZ] seed=" + s.seed() + (s.count() > 0 ? " count=" + s.count() : "")
                 + (s.duration().isZero() ? "" : " seconds=" + s.duration().toSeconds()) + " deadline="
-                + s.deadline().toMillis() + "ms per program");
+                + s.deadline().toMillis() + "ms per program; scratch work dirs under " + root);
         long t0 = System.nanoTime();
-        long end = s.duration().isZero() ? Long.MAX_VALUE : t0 + s.duration().toNanos();
-        long nextProgress = t0 + s.progressEvery().toNanos();
-        int shrunk = 0;
         try (FuzzRunner runner = new FuzzRunner(root, s.deadline(), reference)) {
-            for (long i = 0; (s.count() == 0 || i < s.count()) && System.nanoTime() < end; i++) {
-                long seed = s.seed() + i;
-                FuzzCase c;
-                Outcome o;
-                try {
-                    c = ProgramGenerator.generate(seed, s.generator());
-                    o = runner.run(c);
-                } catch (RuntimeException e) {
-                    c = null;
-                    o = new Outcome.Finding(Outcome.Kind.UNEXPECTED_ERROR, null, "generate " + e.getClass().getName()
-                            + ": " + e.getMessage());
-                }
-                summary.add(seed, o);
-                if (s.verbose()) {
-                    out.println("[FUZZ] seed " + seed + " " + describe(o) + (c == null ? "" : " (" + c.runtimeCfg()
-                            + ")"));
-                }
-                if (o instanceof Outcome.Finding f) {
-                    out.println("[FUZZ] FINDING seed=" + seed + " " + f);
-                    if (c != null && shrunk < s.maxShrinks() && s.shrinkRuns() > 0) {
-                        shrunk++;
-                        // a hang costs a whole deadline per run: shrink it only a little
-                        reproducer(c, f, runner, f.kind() == Outcome.Kind.HANG ? Math.min(8, s.shrinkRuns())
-                                : s.shrinkRuns(), out);
-                    }
-                    out.println("[FUZZ] replay: " + FuzzCase.replayCommand(seed));
-                }
-                long now = System.nanoTime();
-                if (now >= nextProgress) {
-                    summary.elapsed(now - t0);
-                    out.println("[FUZZ] " + summary.programs() + " programs (" + String.format(java.util.Locale.ROOT,
-                            "%.1f", summary.programsPerSecond()) + "/s) passes=" + summary.passes() + " ring_errors="
-                            + summary.ringErrors() + " findings=" + summary.findings());
-                    nextProgress = now + s.progressEvery().toNanos();
-                }
-            }
+            session(s, out, runner, tempParent, summary, t0);
+        } catch (CancellationException e) {
+            summary.interrupted();
         } finally {
             summary.elapsed(System.nanoTime() - t0);
             deleteQuietly(root);
         }
         out.println("[FUZZ] " + summary.countsLine());
         out.println("[FUZZ] " + summary.codesLine());
-        out.println(summary.findings() == 0 ? "[FUZZ] PASS: no findings"
-                : "[FUZZ] FAIL: " + summary.findings() + " finding(s), seeds " + summary.findingSeeds());
+        String findings = summary.findings() == 0 ? "no findings"
+                : summary.findings() + " finding(s), seeds " + summary.findingSeeds();
+        out.println(summary.wasInterrupted() ? "[FUZZ] INTERRUPTED after " + summary.programs() + " program(s) (the "
+                + "one running then is not counted): " + findings + " so far"
+                : summary.findings() == 0 ? "[FUZZ] PASS: no findings" : "[FUZZ] FAIL: " + findings);
         return summary;
+    }
+
+    /** The programs of the session; throws {@link CancellationException} when the thread is interrupted. */
+    private static void session(Settings s, PrintStream out, FuzzRunner runner, Path tempParent,
+                                FuzzSummary summary, long t0) {
+        long end = s.duration().isZero() ? Long.MAX_VALUE : t0 + s.duration().toNanos();
+        long nextProgress = t0 + s.progressEvery().toNanos();
+        int shrunk = 0;
+        for (long i = 0; (s.count() == 0 || i < s.count()) && System.nanoTime() < end; i++) {
+            long seed = s.seed() + i;
+            FuzzCase c;
+            Outcome o;
+            try {
+                c = ProgramGenerator.generate(seed, s.generator());
+                o = runUninterrupted(runner, c);
+            } catch (CancellationException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                c = null;
+                o = new Outcome.Finding(Outcome.Kind.UNEXPECTED_ERROR, null, "generate " + e.getClass().getName()
+                        + ": " + e.getMessage());
+            }
+            summary.add(seed, o);
+            if (s.verbose()) {
+                out.println("[FUZZ] seed " + seed + " " + describe(o) + (c == null ? "" : " (" + c.runtimeCfg()
+                        + ")"));
+            }
+            if (o instanceof Outcome.Finding f) {
+                out.println("[FUZZ] FINDING seed=" + seed + " " + f);
+                if (c != null && shrunk < s.maxShrinks() && s.shrinkRuns() > 0) {
+                    shrunk++;
+                    // a hang costs a whole deadline per run: shrink it only a little
+                    reproducer(c, f, runner, f.kind() == Outcome.Kind.HANG ? Math.min(8, s.shrinkRuns())
+                            : s.shrinkRuns(), tempParent, out);
+                }
+                out.println("[FUZZ] replay: " + FuzzCase.replayCommand(seed));
+            }
+            long now = System.nanoTime();
+            if (now >= nextProgress) {
+                summary.elapsed(now - t0);
+                out.println("[FUZZ] " + summary.programs() + " programs (" + String.format(java.util.Locale.ROOT,
+                        "%.1f", summary.programsPerSecond()) + "/s) passes=" + summary.passes() + " ring_errors="
+                        + summary.ringErrors() + " findings=" + summary.findings());
+                nextProgress = now + s.progressEvery().toNanos();
+            }
+        }
+    }
+
+    /**
+     * Runs {@code c}, or throws {@link CancellationException} if the thread was interrupted before or during the
+     * run: an interrupt makes file writes fail and chip runs stop, so whatever the run says then is not about the
+     * program.
+     */
+    private static Outcome runUninterrupted(FuzzRunner runner, FuzzCase c) {
+        if (Thread.currentThread().isInterrupted()) {
+            throw new CancellationException("interrupted before program seed " + c.seed());
+        }
+        Outcome o = runner.run(c);
+        if (Thread.currentThread().isInterrupted()) {
+            throw new CancellationException("interrupted during program seed " + c.seed());
+        }
+        return o;
     }
 
     private static String describe(Outcome o) {
@@ -135,14 +177,18 @@ public final class Fuzzer {
     }
 
     /** Shrinks the case while the finding keeps its signature; prints the reduced program and its work dir. */
-    private static void reproducer(FuzzCase c, Outcome.Finding f, FuzzRunner runner, int maxRuns, PrintStream out) {
+    private static void reproducer(FuzzCase c, Outcome.Finding f, FuzzRunner runner, int maxRuns, Path tempParent,
+                                   PrintStream out) {
         out.println("[FUZZ] shrinking (at most " + maxRuns + " runs) while '" + f.signature() + "' persists");
-        Shrinker.Result r = Shrinker.shrink(c, x -> runner.run(x) instanceof Outcome.Finding g
+        Shrinker.Result r = Shrinker.shrink(c, x -> runUninterrupted(runner, x) instanceof Outcome.Finding g
                 && g.signature().equals(f.signature()), maxRuns);
         out.println("[FUZZ] reduced in " + r.runs() + " runs (" + r.accepted() + " steps): " + r.sizes());
         out.print(r.reduced().describe().indent(2));
+        Path dir = null;
         try {
-            Path dir = Files.createTempDirectory("jpto-fuzz-repro-" + Long.toUnsignedString(c.seed()) + "-");
+            String prefix = "jpto-fuzz-repro-" + Long.toUnsignedString(c.seed()) + "-";
+            dir = tempParent == null ? Files.createTempDirectory(prefix)
+                    : Files.createTempDirectory(tempParent, prefix);
             FuzzRunner.writeWorkDir(r.reduced(), dir.resolve("work_dir"));
             try (Arena arena = Arena.ofConfined()) {
                 TensorFiles.write(dir.resolve("inputs"), FuzzInputs.create(arena, r.reduced().program(), c.seed()));
@@ -157,12 +203,22 @@ public final class Fuzzer {
                     + dir.resolve("work_dir") + " --inputs " + dir.resolve("inputs") + " --outputs "
                     + dir.resolve("outputs") + " -p " + r.reduced().config().platform().text() + cfg);
         } catch (IOException | RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                // an interrupt fails the writes: a half-written reproducer is no use, the replay line remains
+                if (dir != null) {
+                    deleteQuietly(dir);
+                }
+                throw new CancellationException("interrupted while writing the reproducer of seed " + c.seed());
+            }
             out.println("[FUZZ] could not write the reduced work dir: " + e);
         }
     }
 
-    private static Path tempDir(String prefix) {
+    private static Path tempDir(Path parent, String prefix) {
         try {
+            if (parent != null) {
+                return Files.createTempDirectory(parent, prefix);
+            }
             Path shm = Path.of("/dev/shm");
             return Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, prefix)
                     : Files.createTempDirectory(prefix);

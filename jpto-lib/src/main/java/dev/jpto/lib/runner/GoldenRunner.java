@@ -126,14 +126,16 @@ public final class GoldenRunner {
         Map<String, Tensor> args = new LinkedHashMap<>(inputs);
         args.putAll(actual);
         s = log.begin("runtime");
-        RunTarget.Ran ran = onChip(log, () -> compiled.run(args, config));
+        RunTarget.Ran ran = onChip(log, config, () -> compiled.run(args, config));
         RunReport report = ran.report();
         log.done("runtime", s, report.tasksExecuted() + " tasks, " + (ran.l3().isPresent() ? "L3 wall " : "chip ")
                 + micros(report.elapsedNanos()) + ", heap high-water " + heapHighWater(report));
         // L3: one line per chip (device id, calls, runtime stage time, heap high-water)
         ran.l3().ifPresent(l3 -> l3.lines().forEach(log::line));
         tensorDir.ifPresent(dir -> TensorFiles.write(dir.resolve(RunOutputDir.OUTPUTS), actual));
-        dfxLines(log, config, report);
+        List<Path> dfxFiles = new ArrayList<>(report.dfxFiles());
+        report.scopeStatsFile().ifPresent(dfxFiles::add);
+        dfxLines(log, config, dfxFiles);
 
         Optional<BenchmarkResult> bench = Optional.empty();
         if (spec.benchRounds() > 0) {
@@ -141,7 +143,7 @@ public final class GoldenRunner {
             // copies, so the benchmark's writes cannot touch the outputs that are validated below
             Map<String, Tensor> benchArgs = new LinkedHashMap<>(inputs);
             benchArgs.putAll(outputs(program.outputs(), initial, arena));
-            BenchmarkResult b = onChip(log, () -> compiled.bench(benchArgs, config, spec.benchRounds(),
+            BenchmarkResult b = onChip(log, config, () -> compiled.bench(benchArgs, config, spec.benchRounds(),
                     spec.progress()));
             log.done("benchmark", s, b.rounds() + " rounds after " + BenchLoop.WARMUP_ROUNDS + " warm-up");
             log.line(b.line());
@@ -180,25 +182,15 @@ public final class GoldenRunner {
      * Where the DFX outputs went, and for enable_pmu the per-kernel table of {@code pmu.csv}. With {@code --bench},
      * every benchmark round runs with the same flags, so the files on disk end up being the last round's.
      */
-    private static void dfxLines(StageLog log, RunConfig config, RunReport report) {
-        List<Path> files = new ArrayList<>(report.dfxFiles());
-        report.scopeStatsFile().ifPresent(files::add);
-        if (files.isEmpty()) {
-            return;
-        }
-        Path prefix = Path.of(config.outputPrefix());
-        log.line("[RUN] dfx under " + prefix + ": " + String.join(", ",
-                files.stream().map(f -> prefix.relativize(f).toString()).toList()));
-        files.stream().filter(f -> f.getFileName().toString().equals("pmu.csv")).findFirst().ifPresent(pmu -> {
-            List<PmuSummary.Kernel> kernels = PmuSummary.read(pmu);
-            long tasks = kernels.stream().mapToLong(PmuSummary.Kernel::tasks).sum();
-            log.line("[RUN] pmu: " + tasks + " task(s), " + kernels.size() + " kernel(s); body wall time per kernel");
-            PmuSummary.table(kernels).forEach(log::line);
-        });
+    private static void dfxLines(StageLog log, RunConfig config, List<Path> files) {
+        DfxReport.lines(config.outputPrefix(), files).forEach(log::line);
     }
 
-    /** Runs a chip dispatch; a failure ends the log with {@code [RUN] FAIL runtime error …} and is rethrown. */
-    private static <T> T onChip(StageLog log, Supplier<T> dispatch) {
+    /**
+     * Runs a chip dispatch; a failure ends the log with {@code [RUN] FAIL runtime error …} and the diagnostic files
+     * the failed run wrote, and is rethrown.
+     */
+    private static <T> T onChip(StageLog log, RunConfig config, Supplier<T> dispatch) {
         try {
             return dispatch.get();
         } catch (ChipRuntimeException e) {
@@ -207,6 +199,7 @@ public final class GoldenRunner {
             String outcome = e.error() == ErrorCode.CANCELLED ? "CANCELLED (" + StageLog.seconds(log.elapsed())
                     + ") the chip run was stopped: " : "FAIL (" + StageLog.seconds(log.elapsed()) + ") runtime error ";
             log.line("[RUN] " + outcome + code + " " + e.error().name());
+            dfxLines(log, config, e.diagnosticFiles());
             throw e;
         } catch (IllegalArgumentException e) {
             // the dispatch surfaces refuse bad arguments or configs before anything runs

@@ -34,6 +34,21 @@ class AllcloseTest {
     }
 
     @Test
+    void theFailLineSaysHowManyMismatchesMaxRelLeavesOutForAnExpectedZero() {
+        // three mismatches: two where the golden is 0 (no relative error), one at 2 with relative error 0.25
+        CompareResult r = cmp.compare(f32(arena, 13.75, -3, 2.5, 1, 0), f32(arena, 0, 0, 2, 1, 0),
+                CompareContext.empty());
+        assertThat(r.passed()).isFalse();
+        assertThat(r.mismatchCount()).isEqualTo(3);
+        assertThat(r.maxRelError()).isEqualTo(0.25);
+        assertThat(r.description()).contains("3/5 elements outside atol + rtol*|expected|, max_abs=13.75 "
+                + "max_rel=0.2500 (leaves out the 2 of 3 mismatches whose expected value is 0) first at [0] [1] [2]");
+        // no mismatch at an expected 0: nothing to say
+        CompareResult plain = cmp.compare(f32(arena, 2.5, 0), f32(arena, 2, 0), CompareContext.empty());
+        assertThat(plain.description()).endsWith("max_abs=0.5000 max_rel=0.2500 first at [0]");
+    }
+
+    @Test
     void exactlyAtToleranceAboveAndBelowPasses() {
         assertThat(run(1.0 + TOL_AT_ONE, 1.0).passed()).isTrue();
         assertThat(run(1.0 - TOL_AT_ONE, 1.0).passed()).isTrue();

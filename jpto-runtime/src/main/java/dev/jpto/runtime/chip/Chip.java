@@ -161,7 +161,9 @@ public final class Chip implements AutoCloseable {
         }
         List<Path> dfxFiles = dfx == null ? List.of() : dfx.write(error != null, quiescent);
         if (error != null) {
-            throw error;
+            List<Path> written = new ArrayList<>(dfxFiles);
+            statsFile.ifPresent(written::add);
+            throw error.withDiagnosticFiles(written);
         }
         List<RunReport.Ring> report = new ArrayList<>();
         for (Ring r : rings) {

@@ -5,6 +5,7 @@ import dev.jpto.runtime.Arg;
 import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Direction;
+import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.TaskContext;
 import dev.jpto.runtime.io.OwnedFiles;
@@ -50,6 +51,8 @@ public final class DfxRun implements TaskEvents {
     /** Submits as {@code [task id, start, end]} (swimlane level 4, the original's orchestrator phases). */
     private final List<long[]> submits = new ArrayList<>();
     private final boolean recordSubmits;
+    /** The submit that ended the run, if one did (level 4). */
+    private final List<FailedSubmit> failedSubmits = new ArrayList<>();
     private final List<TensorInfo> tensors = new ArrayList<>();
     /** Buffer address → its newest version. */
     private final Map<Long, TensorInfo> byAddress = new HashMap<>();
@@ -134,6 +137,13 @@ public final class DfxRun implements TaskEvents {
     public void submitDone(long taskId, long startNanos, long endNanos) {
         if (recordSubmits) {
             submits.add(new long[] {taskId, startNanos - origin, endNanos - origin});
+        }
+    }
+
+    @Override
+    public void submitFailed(String kernel, long startNanos, long endNanos, ErrorCode error) {
+        if (recordSubmits) {
+            failedSubmits.add(new FailedSubmit(kernel, startNanos - origin, endNanos - origin, error));
         }
     }
 
@@ -245,6 +255,10 @@ public final class DfxRun implements TaskEvents {
 
     List<long[]> submits() {
         return submits;
+    }
+
+    List<FailedSubmit> failedSubmits() {
+        return failedSubmits;
     }
 
     List<TensorInfo> tensors() {

@@ -22,14 +22,16 @@ import java.util.Set;
  *   X  one per task on its core's track: name = kernel; args task_id (hex string), task_id_raw (decimal
  *      string), ring, local, scope_depth, core, thread, args[] ("input fp32[128, 64]", ...)
  *      one per back-pressure wait on the orchestrator track: args ring, resource
- *      level 4: one per submit on the orchestrator track, "submit &lt;kernel&gt;" (waits nest inside)
+ *      level 4: one per submit on the orchestrator track, "submit &lt;kernel&gt;" (waits nest inside); a submit
+ *      that ended the run is "submit &lt;kernel&gt; FAILED &lt;error&gt;", args error, error_code
  *   s/f one flow per distinct (pred, succ) edge, from the producer's slice to the consumer's, each end at the
  *      middle of its slice (bp "e": bound to the enclosing slice)
  * chip_swimlane_records.json
  *   chip_swimlane_level, metadata {clock_freq_hz, num_cores, core_types[], core_to_thread[]},
  *   aicore_tasks [core_id, task_token_raw, reg_task_id, start_cycles, end_cycles]   (reg_task_id: per-core
  *   dispatch counter), aicpu_tasks [core_id, reg_task_id, dispatch_cycles, finish_cycles]  (level >= 2),
- *   aicpu_orchestrator_phases {submit_idx, task_id, start_cycles, end_cycles}  (level 4)
+ *   aicpu_orchestrator_phases {submit_idx, task_id, start_cycles, end_cycles}  (level 4; a failed submit last,
+ *   with task_id "-1" and error)
  * </pre>
  */
 final class SwimlaneWriter {
@@ -134,6 +136,21 @@ final class SwimlaneWriter {
             g.writeNumberField("dur", micros(sub[2] - sub[1]));
             g.writeObjectFieldStart("args");
             g.writeStringField("task_id", TaskInfo.hex(sub[0]));
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+        for (FailedSubmit f : run.failedSubmits()) {
+            g.writeStartObject();
+            g.writeStringField("ph", "X");
+            g.writeStringField("cat", "submit");
+            g.writeStringField("name", "submit " + f.kernel() + " FAILED " + f.error().name());
+            g.writeNumberField("pid", PID);
+            g.writeNumberField("tid", ORCHESTRATOR_TID);
+            g.writeNumberField("ts", micros(f.start()));
+            g.writeNumberField("dur", micros(f.end() - f.start()));
+            g.writeObjectFieldStart("args");
+            g.writeStringField("error", f.error().name());
+            g.writeNumberField("error_code", f.error().code());
             g.writeEndObject();
             g.writeEndObject();
         }
@@ -247,6 +264,15 @@ final class SwimlaneWriter {
                 g.writeStringField("task_id", Long.toString(sub[0]));
                 g.writeNumberField("start_cycles", sub[1]);
                 g.writeNumberField("end_cycles", sub[2]);
+                g.writeEndObject();
+            }
+            for (FailedSubmit f : run.failedSubmits()) {
+                g.writeStartObject();
+                g.writeNumberField("submit_idx", idx++);
+                g.writeStringField("task_id", "-1"); // no task: the submit failed
+                g.writeNumberField("start_cycles", f.start());
+                g.writeNumberField("end_cycles", f.end());
+                g.writeStringField("error", f.error().name());
                 g.writeEndObject();
             }
             g.writeEndArray();

@@ -3,6 +3,7 @@ package dev.jpto.runtime.dfx;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.Arg;
 import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.TaskContext;
 
 /**
@@ -48,6 +49,12 @@ public interface TaskEvents {
 
     /** The submit of {@code taskId} returned: it began at {@code startNanos} (back-pressure waits included). */
     void submitDone(long taskId, long startNanos, long endNanos);
+
+    /**
+     * A submit of {@code kernel} failed with {@code error} (the run ends): it began at {@code startNanos}; any
+     * wait it was in is reported by {@link #backPressure} as well.
+     */
+    void submitFailed(String kernel, long startNanos, long endNanos, ErrorCode error);
 
     /** The orchestrator waited for {@code resource} of {@code ring} (one of the {@code RES_} constants). */
     void backPressure(int ring, int resource, long startNanos, long endNanos);

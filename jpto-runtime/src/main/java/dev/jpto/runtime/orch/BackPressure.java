@@ -419,9 +419,12 @@ final class BackPressure {
         return !ring.scopeReleased(ring.slotOf(last));
     }
 
-    /** Reports a wait that idled at least once (a slow path that succeeded at once is no back-pressure). */
+    /**
+     * Reports a wait that idled at least once (a slow path that succeeded at once is no back-pressure), and any
+     * wait the run's error ended, however short: the trace shows what the failing submit waited for.
+     */
     private void traceWait(int ring, int resource, long idlesBefore, long t0) {
-        if (waiter.idleCalls() != idlesBefore) {
+        if (waiter.idleCalls() != idlesBefore || engine.latch.failed()) {
             events.backPressure(ring, resource, t0, System.nanoTime());
         }
     }

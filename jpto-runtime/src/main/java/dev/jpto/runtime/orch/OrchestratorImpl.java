@@ -252,7 +252,21 @@ public final class OrchestratorImpl implements Orchestrator {
         if (engine.latch.failed() || backPressure.cancelled()) {
             throw engine.latch.inForce(null);
         }
-        long submitStart = events == null ? 0 : System.nanoTime();
+        if (events == null) {
+            return submitTask(kernelName, coreType, body, args, 0);
+        }
+        long submitStart = System.nanoTime();
+        try {
+            return submitTask(kernelName, coreType, body, args, submitStart);
+        } catch (ChipRuntimeException e) {
+            // the submit that ended the run belongs in the trace too, around the wait that failed
+            events.submitFailed(kernelName, submitStart, System.nanoTime(), e.error());
+            throw e;
+        }
+    }
+
+    /** A checked submit; {@code submitStart} is when it began (0 when no {@link TaskEvents} are recorded). */
+    private long submitTask(String kernelName, CoreType coreType, TaskBody body, Arg[] args, long submitStart) {
         int r = Math.min(depth, 3);
         Ring ring = rings[r];
         long inScope = scopeTasksSize - scopeBegin[depth];

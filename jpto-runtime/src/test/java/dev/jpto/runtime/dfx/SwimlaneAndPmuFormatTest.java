@@ -8,8 +8,10 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.Arg;
 import dev.jpto.runtime.CallConfig;
+import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
@@ -216,5 +218,68 @@ class SwimlaneAndPmuFormatTest {
         assertThat(records.get("aicpu_orchestrator_phases")).hasSize(tasks);
         assertThat(records.get("aicpu_orchestrator_phases").get(tasks - 1).get("submit_idx").asInt())
                 .isEqualTo(tasks - 1);
+    }
+
+    @Test
+    void theSubmitThatFailedAndTheWaitItFailedInAreSlicesAndTheErrorListsTheFiles(@TempDir Path dir)
+            throws Exception {
+        // Ring 1 holds two 16 KiB outputs; three submits in one open scope: the third can never get heap (the
+        // oldest task is held by its scope), so the run ends in HEAP_RING_DEADLOCK on that submit's wait.
+        RuntimeEnv env = RuntimeEnv.defaults().withRingHeap(0, 32 * 1024, 0, 0);
+        ChipRuntimeException failure;
+        try (Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            failure = org.junit.jupiter.api.Assertions.assertThrows(ChipRuntimeException.class, () -> chip.run(
+                    orch -> {
+                        try (Scope _ = orch.scope()) {
+                            for (int i = 0; i < 3; i++) {
+                                orch.submit("big", CoreType.AIV, ctx -> { }, Arg.output(DType.INT8, 16 * 1024));
+                            }
+                        }
+                    }, DfxPrograms.dfx(dir, 4, 0, 0, false, env)));
+        }
+        assertThat(failure.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK);
+        assertThat(failure.diagnosticFiles()).containsExactly(dir.resolve("chip_swimlane.json"),
+                dir.resolve("chip_swimlane_records.json"));
+        JsonNode trace = JSON.readTree(dir.resolve("chip_swimlane.json").toFile());
+        List<Slice> submits = new ArrayList<>();
+        Slice failedSubmit = null;
+        Slice wait = null;
+        for (JsonNode e : trace.get("traceEvents")) {
+            if (!e.get("ph").asText().equals("X")) {
+                continue;
+            }
+            Slice s = new Slice(e.get("tid").asInt(), e.get("ts").asDouble(), e.get("dur").asDouble());
+            switch (e.get("cat").asText()) {
+                case "submit" -> {
+                    if (e.get("name").asText().equals("submit big FAILED HEAP_RING_DEADLOCK")) {
+                        assertThat(failedSubmit).as("one failed submit").isNull();
+                        assertThat(e.get("args").get("error_code").asInt())
+                                .isEqualTo(ErrorCode.HEAP_RING_DEADLOCK.code());
+                        failedSubmit = s;
+                    } else {
+                        assertThat(e.get("name").asText()).isEqualTo("submit big");
+                        submits.add(s);
+                    }
+                }
+                case "back_pressure" -> {
+                    assertThat(wait).as("one wait").isNull();
+                    assertThat(e.get("args").get("ring").asInt()).isEqualTo(1);
+                    assertThat(e.get("args").get("resource").asText()).isEqualTo("heap");
+                    wait = s;
+                }
+                default -> { }
+            }
+        }
+        assertThat(submits).as("the two submits that got their heap").hasSize(2);
+        assertThat(failedSubmit).as("the failed submit is a slice").isNotNull();
+        assertThat(failedSubmit.tid()).isZero();
+        assertThat(wait).as("the wait that failed is a slice, though it never idled").isNotNull();
+        assertThat(failedSubmit.contains(wait.ts()) && failedSubmit.contains(wait.ts() + wait.dur()))
+                .as("the wait lies inside the failed submit").isTrue();
+        JsonNode phases = JSON.readTree(dir.resolve("chip_swimlane_records.json").toFile())
+                .get("aicpu_orchestrator_phases");
+        assertThat(phases).hasSize(3);
+        assertThat(phases.get(2).get("task_id").asText()).isEqualTo("-1");
+        assertThat(phases.get(2).get("error").asText()).isEqualTo("HEAP_RING_DEADLOCK");
     }
 }
