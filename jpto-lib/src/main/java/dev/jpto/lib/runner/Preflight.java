@@ -8,9 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a {@code jpto run} or {@code jpto exec} will allocate and write, checked before its first stage: every
- * output location is a writable directory, the tensors fit the {@link MemoryBudget}, and the files fit the disk.
- * The one place these rules are applied; the commands only say what they allocate and where they write.
+ * What a {@code jpto run} or {@code jpto exec} will allocate and write, checked before its first stage: an L3 run's
+ * chip count is in range, every output location is a writable directory, the tensors fit the
+ * {@link MemoryBudget}, and the files fit the disk. The one place these rules are applied; the commands only say
+ * what they allocate, where they write and on how many chips.
  */
 public final class Preflight {
     /** The name a DFX output dir goes by in messages. */
