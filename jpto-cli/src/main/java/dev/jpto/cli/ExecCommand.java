@@ -11,6 +11,7 @@ import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import dev.jpto.lib.runner.DfxReport;
+import dev.jpto.lib.runner.Preflight;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.lib.runner.TensorFiles;
 import dev.jpto.runtime.ChipRuntimeException;
@@ -59,6 +60,9 @@ final class ExecCommand implements Callable<Integer> {
     @Mixin
     ChipOptions chip = new ChipOptions();
 
+    @Mixin
+    MemoryOption memory = new MemoryOption();
+
     @Override
     public Integer call() {
         return Outcome.of("exec", top.err, chip.verbose, () -> {
@@ -70,12 +74,20 @@ final class ExecCommand implements Callable<Integer> {
                         + DefaultRuntimeCfg.FILE + "; --runtime-cfg entries override it)");
             }
             boolean l3 = CompiledL3Program.isL3WorkDir(workDir);
-            int n = L3Chips.of(chips, l3, workDir.toString());
+            int n = L3Chips.of(chips, l3, workDir.toString(), chip.device);
             CompiledL3Program l3Program = l3 ? CompiledL3Program.load(workDir) : null;
             CompiledProgram compiled = l3 ? null : CompiledProgram.load(workDir);
             List<TensorDecl> ins = l3 ? decls(l3Program.program().inputs()) : compiled.inputs();
             List<TensorDecl> outDecls = l3 ? decls(l3Program.program().outputs()) : compiled.outputs();
-            TensorFiles.requireDirectory(outputs); // before the run, not after it
+            // before reading or allocating anything: the output dirs, the memory budget, the disk, the chips
+            Preflight checks = new Preflight().output("--outputs", outputs, outDecls).outputPrefix(config);
+            ins.forEach(d -> checks.tensor("input", d, 1));
+            outDecls.forEach(d -> checks.tensor("output", d, 1));
+            if (l3) {
+                decls(l3Program.program().scratch()).forEach(d -> checks.tensor("scratch", d, 1));
+                checks.chips(n > 0 ? n : l3Program.program().chips(), config.deviceId());
+            }
+            checks.check(memory.budget());
             outDecls.forEach(d -> TensorFiles.file(outputs, d.name())); // refuses an output file leading outside
             try (Arena arena = Arena.ofShared()) {
                 Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, ins, arena));

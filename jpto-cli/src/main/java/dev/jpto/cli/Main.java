@@ -2,6 +2,7 @@ package dev.jpto.cli;
 
 import dev.jpto.lib.Programs;
 import java.io.PrintStream;
+import java.util.List;
 
 /** Entry point of the {@code jpto} command: maps every outcome to the exit codes of DESIGN.md. */
 public final class Main {
@@ -26,7 +27,17 @@ public final class Main {
 
     /** Runs the command line with its log on {@code out} and its errors on {@code err}; returns the exit code. */
     public static int run(PrintStream out, PrintStream err, String... args) {
-        return JptoCommand.commandLine(out, err, Programs.registry()).execute(args);
+        try {
+            return JptoCommand.commandLine(out, err, Programs.registry()).execute(args);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // commands without their own Outcome (bench, list) end here; picocli lets Errors through
+            String command = args.length > 0 && !args[0].startsWith("-") ? "jpto " + args[0] : "jpto";
+            err.println(command + ": " + OutOfResources.describe(e));
+            if (List.of(args).contains("--verbose")) {
+                e.printStackTrace(err);
+            }
+            return ExitCodes.RUNTIME;
+        }
     }
 
     /** As {@link #run(PrintStream, PrintStream, String...)} with {@code env} in place of the process environment. */

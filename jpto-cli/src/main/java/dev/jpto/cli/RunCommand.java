@@ -54,6 +54,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ChipOptions chip = new ChipOptions();
 
+    @Mixin
+    MemoryOption memory = new MemoryOption();
+
     @Override
     public Integer call() {
         return Outcome.of("run", top.err, chip.verbose, () -> {
@@ -66,7 +69,7 @@ final class RunCommand implements Callable<Integer> {
             ProgramSpec spec = program.spec(top);
             RunSpec run = RunSpec.defaults(top.out).withPlatform(chip.platform, chip.device).withSeed(seed)
                     .withBench(benchRounds, progress()).withChips(L3Chips.of(chips, spec.l3().isPresent(),
-                            spec.programName()));
+                            spec.programName(), chip.device)).withMemory(memory.budget());
             if (outputDir != null) {
                 run = run.withOutputDir(outputDir, saveTensors);
             }

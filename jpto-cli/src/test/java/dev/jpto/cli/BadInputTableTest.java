@@ -327,7 +327,7 @@ class BadInputTableTest {
                     String[] a = exec(workDir, inputs, tmp);
                     Files.writeString(tmp.resolve("out"), "a file");
                     return a;
-                }, "out is not a directory: expected a directory for <name>.npy files"),
+                }, "jpto exec: --outputs ", "out is not a directory; give a directory (created if missing)"),
 
                 // programs and presets
                 row("run unknown program", 2, args("run", "basic.nope"), "unknown program 'basic.nope'; valid "

@@ -72,8 +72,29 @@ public final class DistributedRunner {
             throw new IllegalArgumentException("an L3 run needs at least one chip: chips=" + chips + " (try "
                     + program.program().chips() + ", the program's default)");
         }
+        checkChips(chips, config.deviceId());
         try (DistributedWorker worker = DistributedWorker.open(config, chips)) {
             return worker.run(program, args, config);
+        }
+    }
+
+    /**
+     * Refuses a chip count outside 1..{@link L3Program#MAX_CHIPS}, or one whose devices {@code firstDevice} ..
+     * {@code firstDevice + chips - 1} run past the largest device id; callers check before the first stage.
+     *
+     * @throws IllegalArgumentException naming the count, the first device and the bound
+     */
+    public static void checkChips(int chips, int firstDevice) {
+        if (chips < 1 || chips > L3Program.MAX_CHIPS) {
+            throw new IllegalArgumentException("an L3 run takes 1.." + L3Program.MAX_CHIPS + " chips: chips=" + chips
+                    + " (try 2)");
+        }
+        try {
+            Math.addExact(firstDevice, chips - 1);
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(chips + " chips from device " + firstDevice + " need device ids up to "
+                    + ((long) firstDevice + chips - 1) + ", past the largest device id " + Integer.MAX_VALUE
+                    + " (use device " + (Integer.MAX_VALUE - chips + 1) + " or lower)", e);
         }
     }
 
@@ -85,6 +106,7 @@ public final class DistributedRunner {
         if (jobs.isEmpty()) {
             throw new IllegalArgumentException("distributed run needs at least one job");
         }
+        checkChips(jobs.size(), config.deviceId());
         CallConfig call = Dispatch.callConfig(config, jobs.stream().map(Job::program).toList());
         for (Job j : jobs) {
             ProgramArgs.bind(j.program().program(), j.args());

@@ -39,6 +39,7 @@ public final class DistributedWorker implements AutoCloseable {
         if (chips < 1) {
             throw new IllegalArgumentException("an L3 run needs at least one chip: chips=" + chips + " (try 2)");
         }
+        DistributedRunner.checkChips(chips, config.deviceId());
         Chip[] open = new Chip[chips];
         ExecutorService[] threads = new ExecutorService[chips];
         try {

@@ -246,6 +246,10 @@ final class L3Execution {
             return new Done(index, System.nanoTime(), r, null);
         } catch (RuntimeException e) {
             return new Done(index, System.nanoTime(), null, e);
+        } catch (Error e) {
+            // e.g. OutOfMemoryError: uncaught, it would end this device thread without a completion, and the run
+            // would wait for one until the call watchdog; reported like any failed call (the Error as the cause)
+            return new Done(index, System.nanoTime(), null, new IllegalStateException(e.toString(), e));
         }
     }
 

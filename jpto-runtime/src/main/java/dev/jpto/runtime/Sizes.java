@@ -62,6 +62,21 @@ public final class Sizes {
     }
 
     /**
+     * For people, at a glance: the largest unit the value reaches, whole when exact ({@code 16GiB}), else with one
+     * decimal ({@code 17592186048512} → {@code 16.0TiB}, where {@link #approx} would give {@code 17179869188KiB}).
+     */
+    public static String readable(long bytes) {
+        for (int i = UNITS.length - 1; i >= 0; i--) {
+            int shift = 10 * (i + 1);
+            if (bytes >= 1L << shift) {
+                return (bytes & ((1L << shift) - 1)) == 0 ? (bytes >> shift) + UNITS[i]
+                        : String.format(Locale.ROOT, "%.1f%s", bytes / Math.scalb(1.0, shift), UNITS[i]);
+            }
+        }
+        return bytes + "B";
+    }
+
+    /**
      * For people, not for config: the exact unit when there is one, else one decimal of the largest unit the
      * value reaches ({@code 403620460} → {@code 384.9MiB}, {@code 1536} → {@code 1.5KiB}, {@code 900} → {@code 900B}).
      */

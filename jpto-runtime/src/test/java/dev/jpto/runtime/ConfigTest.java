@@ -24,6 +24,11 @@ class ConfigTest {
         assertThat(Sizes.approx(900)).isEqualTo("900B");
         assertThat(Sizes.approx(0)).isEqualTo("0B");
         assertThat(Sizes.approx(512L << 20)).isEqualTo("512MiB");
+        assertThat(Sizes.readable((16L << 40) + 4096)).isEqualTo("16.0TiB"); // approx: 17179869188KiB
+        assertThat(Sizes.readable((16L << 30) + (64L << 10))).isEqualTo("16.0GiB");
+        assertThat(Sizes.readable(16L << 30)).isEqualTo("16GiB");
+        assertThat(Sizes.readable(1536)).isEqualTo("1.5KiB");
+        assertThat(Sizes.readable(900)).isEqualTo("900B");
         assertThatThrownBy(() -> Sizes.parseBytes("512MB")).hasMessageContaining("KiB, MiB, GiB or TiB");
         assertThatThrownBy(() -> Sizes.parseBytes("-1")).hasMessageContaining("not a byte count");
         assertThatThrownBy(() -> Sizes.parseBytes("99999999TiB")).hasMessageContaining("64 bits");

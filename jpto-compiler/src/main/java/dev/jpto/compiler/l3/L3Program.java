@@ -39,6 +39,13 @@ import java.util.TreeSet;
  * }</pre>
  */
 public final class L3Program {
+    /**
+     * The most chips one L3 run may use. Every simulated chip is a set of rings and scheduler threads in this one
+     * process, so the bound keeps a slip ({@code --chips 2000000}, {@code "chips": 2147483647}) from exhausting the
+     * host; a real L3 host drives a handful of devices.
+     */
+    public static final int MAX_CHIPS = 64;
+
     private final String name;
     private final int chips;
     private final List<HostTensor> tensors;
@@ -149,8 +156,9 @@ public final class L3Program {
 
         /** The default number of chips a run uses (the caller may override it). */
         public Builder chips(int n) {
-            if (n < 1) {
-                throw new IllegalArgumentException("L3 program " + name + ": chips must be >= 1: chips=" + n);
+            if (n < 1 || n > MAX_CHIPS) {
+                throw new IllegalArgumentException("L3 program " + name + ": chips must be in 1.." + MAX_CHIPS
+                        + ": chips=" + n);
             }
             this.chips = n;
             return this;

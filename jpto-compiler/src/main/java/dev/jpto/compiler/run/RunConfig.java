@@ -1,5 +1,6 @@
 package dev.jpto.compiler.run;
 
+import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.chip.Chip;
 import java.util.Map;
@@ -123,15 +124,18 @@ public record RunConfig(
     }
 
     /**
-     * Checks what this build could not run although the config is valid: a hardware platform (no device runtime)
-     * and explicit ring sizes beyond the simulator's preallocation limits. Returns this config; callers check before
-     * work a refused run would waste (compiling, computing a golden).
+     * Checks what this build could not run although the config is valid: a hardware platform (no device runtime),
+     * explicit ring sizes beyond the simulator's preallocation limits, and heap rings this host cannot map (tried
+     * here, then released). Returns this config; callers check before work a refused run would waste (compiling,
+     * computing a golden).
      *
      * @throws IllegalArgumentException naming the platform to use, or the field, value and limit
      */
     public RunConfig checkRunnable() {
         platform.requireSimulated();
-        Chip.checkSimulatorLimits(CallConfigs.from(AutoRings.withoutAuto(this)));
+        CallConfig call = CallConfigs.from(AutoRings.withoutAuto(this));
+        Chip.checkSimulatorLimits(call);
+        Chip.checkHeapReservable(call);
         return this;
     }
 

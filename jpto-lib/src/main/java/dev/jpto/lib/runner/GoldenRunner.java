@@ -54,13 +54,18 @@ public final class GoldenRunner {
      * Runs {@code program} as {@code spec} says, with {@code runtimeCfg} over the program's default runtime_cfg.
      *
      * @return the outcome; a validation failure is a result with {@code passed() == false}, not an exception
-     * @throws JitConfigException  when the configuration is refused (nothing ran on the chip)
+     * @throws JitConfigException  when the configuration is refused, or the run would not fit: its tensors over
+     *         {@link RunSpec#memory()}, an output dir not writable or too full, a chip count out of range (nothing
+     *         ran on the chip; these are checked before the first stage)
      * @throws ChipRuntimeException when the chip run fails (e.g. HEAP_RING_DEADLOCK); the log's last line says so
      * @throws java.util.concurrent.CancellationException when the calling thread is interrupted between stages (a
      *         chip run in progress stops with {@link ErrorCode#CANCELLED} instead)
      */
     public static RunResult runJit(ProgramSpec program, RunSpec spec, Map<String, String> runtimeCfg) {
         RunConfig config = RuntimeCfg.resolve(program.runtimeCfg(), runtimeCfg, spec.platform(), spec.deviceId());
+        Preflight checks = preflight(program, spec).outputPrefix(config);
+        program.l3().ifPresent(l3 -> checks.chips(spec.chips() > 0 ? spec.chips() : l3.chips(), config.deviceId()));
+        checks.check(spec.memory());
         StageLog log = new StageLog(spec.out(), spec.progress());
         Map<String, String> cfgShown = new TreeMap<>(program.runtimeCfg());
         cfgShown.putAll(runtimeCfg);
@@ -77,6 +82,30 @@ public final class GoldenRunner {
                 deleteTree(workDir);
             }
         }
+    }
+
+    /**
+     * What {@link #stages} allocates and writes, for the checks before the first stage: the inputs; per output the
+     * golden's and the chip's buffers, the initial value of one updated in place and the benchmark's copy; an L3
+     * program's scratch; and with saved tensors, their files under the output dir.
+     */
+    private static Preflight preflight(ProgramSpec program, RunSpec spec) {
+        Preflight p = new Preflight();
+        List<TensorDecl> saved = new ArrayList<>();
+        for (InputSpec in : program.inputs()) {
+            TensorDecl d = new TensorDecl(in.name(), in.dtype(), in.shape());
+            p.tensor("input", d, 1);
+            saved.add(d);
+        }
+        for (TensorDecl d : program.outputs()) {
+            boolean initial = program.outputFills().containsKey(d.name());
+            p.tensor("output", d, 2 + (initial ? 1 : 0) + (spec.benchRounds() > 0 ? 1 : 0));
+            saved.addAll(initial ? List.of(d, d, d) : List.of(d, d)); // inputs/ (initial value), golden/, outputs/
+        }
+        program.l3().ifPresent(l3 -> l3.scratch().forEach(t -> p.tensor("scratch",
+                new TensorDecl(t.name(), t.dtype(), t.shape()), 1)));
+        spec.outputDir().ifPresent(dir -> p.output("--output-dir", dir, spec.saveTensors() ? saved : List.of()));
+        return p;
     }
 
     private static RunResult stages(ProgramSpec program, RunSpec spec, RunConfig config, StageLog log, Path workDir,

@@ -21,9 +21,10 @@ import java.util.Optional;
  * @param progress    progress of the benchmark rounds
  * @param chips       chips an L3 program runs on (devices deviceId and up); 0 = the program's default. A chip
  *                    program always runs on one chip.
+ * @param memory      the bytes of tensors the run may allocate, checked before the first stage
  */
 public record RunSpec(Platform platform, int deviceId, long seed, int benchRounds, Optional<Path> outputDir,
-                      boolean saveTensors, PrintStream out, Progress progress, int chips) {
+                      boolean saveTensors, PrintStream out, Progress progress, int chips, MemoryBudget memory) {
     public static final long DEFAULT_SEED = 0;
 
     public RunSpec {
@@ -31,6 +32,7 @@ public record RunSpec(Platform platform, int deviceId, long seed, int benchRound
         Objects.requireNonNull(outputDir, "outputDir");
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(progress, "progress");
+        Objects.requireNonNull(memory, "memory");
         if (deviceId < 0) {
             throw new IllegalArgumentException("device must be >= 0: device=" + deviceId + " (try 0)");
         }
@@ -46,29 +48,35 @@ public record RunSpec(Platform platform, int deviceId, long seed, int benchRound
         }
     }
 
-    /** a2a3sim device 0, seed 0, no benchmark, temporary work dir, log to {@code out}. */
+    /** a2a3sim device 0, seed 0, no benchmark, temporary work dir, log to {@code out}, the default budget. */
     public static RunSpec defaults(PrintStream out) {
-        return new RunSpec(Platform.A2A3SIM, 0, DEFAULT_SEED, 0, Optional.empty(), false, out, Progress.none(), 0);
+        return new RunSpec(Platform.A2A3SIM, 0, DEFAULT_SEED, 0, Optional.empty(), false, out, Progress.none(), 0,
+                MemoryBudget.ofPhysicalMemory());
     }
 
     public RunSpec withPlatform(Platform p, int device) {
-        return new RunSpec(p, device, seed, benchRounds, outputDir, saveTensors, out, progress, chips);
+        return new RunSpec(p, device, seed, benchRounds, outputDir, saveTensors, out, progress, chips, memory);
     }
 
     public RunSpec withSeed(long s) {
-        return new RunSpec(platform, deviceId, s, benchRounds, outputDir, saveTensors, out, progress, chips);
+        return new RunSpec(platform, deviceId, s, benchRounds, outputDir, saveTensors, out, progress, chips, memory);
     }
 
     public RunSpec withBench(int rounds, Progress p) {
-        return new RunSpec(platform, deviceId, seed, rounds, outputDir, saveTensors, out, p, chips);
+        return new RunSpec(platform, deviceId, seed, rounds, outputDir, saveTensors, out, p, chips, memory);
     }
 
     public RunSpec withOutputDir(Path dir, boolean save) {
-        return new RunSpec(platform, deviceId, seed, benchRounds, Optional.of(dir), save, out, progress, chips);
+        return new RunSpec(platform, deviceId, seed, benchRounds, Optional.of(dir), save, out, progress, chips, memory);
     }
 
     /** Chips for an L3 program (0 = the program's default). */
     public RunSpec withChips(int n) {
-        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, n);
+        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, n, memory);
+    }
+
+    /** The memory budget ({@code --max-memory}). */
+    public RunSpec withMemory(MemoryBudget budget) {
+        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, chips, budget);
     }
 }

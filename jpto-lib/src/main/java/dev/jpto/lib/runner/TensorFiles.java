@@ -23,6 +23,8 @@ import java.util.Map;
  * numpy has no bfloat16); reading back with the declared dtype rounds to nearest even, which restores the bits.
  */
 public final class TensorFiles {
+    private static final long HEADER_BLOCK = 4096;
+
     private TensorFiles() {
     }
 
@@ -58,16 +60,26 @@ public final class TensorFiles {
             Files.createDirectories(dir);
             for (Map.Entry<String, Tensor> e : tensors.entrySet()) {
                 Tensor t = e.getValue();
-                Path f = file(dir, e.getKey());
-                if (t.dtype() == DType.BF16 || t.dtype() == DType.FP16) {
-                    Npy.write(f, t, NpyType.F4);
-                } else {
-                    Npy.write(f, t);
-                }
+                Npy.write(file(dir, e.getKey()), t, storedType(t.dtype()));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write tensors to " + dir + ": " + e.getMessage(), e);
         }
+    }
+
+    /** How a tensor of {@code dtype} is stored: its own type, or float32 for bf16 and fp16 (numpy has no bf16). */
+    static NpyType storedType(DType dtype) {
+        return dtype == DType.BF16 || dtype == DType.FP16 ? NpyType.F4 : NpyType.forTensor(dtype);
+    }
+
+    /**
+     * The bytes {@link #write} puts on disk for {@code decl}: its data as stored, plus a block for the header (a
+     * header is a few dozen bytes; the file system allocates whole blocks).
+     *
+     * @throws ArithmeticException if the size does not fit in a long
+     */
+    public static long fileBytes(TensorDecl decl) {
+        return Math.addExact(Math.multiplyExact(decl.numel(), storedType(decl.dtype()).itemSize()), HEADER_BLOCK);
     }
 
     /** Refuses a {@code dir} that exists as something other than a directory (it is created if missing). */

@@ -345,12 +345,35 @@ public final class Chip implements AutoCloseable {
 
     /** Maps ring {@code r}'s heap; a size this host cannot map is a bad config (exit 2), not an internal error. */
     private NativeRegion reserveHeap(int r, long bytes) {
+        return reserveRingHeap(r, bytes, "ring " + r + " heap of chip " + platform + ":" + deviceId);
+    }
+
+    private static NativeRegion reserveRingHeap(int r, long bytes, String what) {
         try {
-            return NativeRegion.reserve(bytes, "ring " + r + " heap of chip " + platform + ":" + deviceId);
+            return NativeRegion.reserve(bytes, what);
         } catch (IllegalStateException e) {
             throw new IllegalArgumentException("ring_heap for ring " + r + " cannot be reserved on this host (mmap of "
                     + Sizes.format(bytes) + " failed: address space exhausted): ring_heap[" + r + "]=" + bytes
                     + " (use a smaller ring_heap, e.g. the default " + Sizes.format(RuntimeEnv.DEFAULT_HEAP) + ")", e);
+        }
+    }
+
+    /**
+     * Reserves the four heap rings of {@code c} together and releases them at once, so that a ring_heap this host
+     * cannot map (say 100TiB: more than the address space) is refused before the compile, the inputs and the golden
+     * a run would otherwise spend first. The reservation is {@code MAP_NORESERVE} address space: nothing is touched.
+     *
+     * @throws IllegalArgumentException naming the ring and its size, as a chip's own reservation would
+     */
+    public static void checkHeapReservable(CallConfig c) {
+        RuntimeEnv env = c.runtimeEnv();
+        List<NativeRegion> held = new ArrayList<>();
+        try {
+            for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+                held.add(reserveRingHeap(r, env.heap(r), "ring " + r + " heap (reservation check)"));
+            }
+        } finally {
+            held.forEach(NativeRegion::close);
         }
     }
 
