@@ -6,6 +6,7 @@ import dev.jpto.compiler.CompileOptions;
 import dev.jpto.compiler.WorkDirClaim;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
+import dev.jpto.lib.runner.OutputDir;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -46,7 +47,9 @@ final class CompileCommand implements Callable<Integer> {
     public Integer call() {
         return Outcome.of("compile", top.err, verbose, () -> {
             ProgramSpec spec = program.spec(top);
-            WorkDirClaim.check(workDir, force); // before the lock: a refused directory gets no lock file
+            // before the lock: a refused directory gets no lock file
+            OutputDir.requireWritable("-o", workDir);
+            WorkDirClaim.check(workDir, force);
             return OutputDirLock.holding(workDir, "-o", commandSpec, () -> compile(spec));
         });
     }

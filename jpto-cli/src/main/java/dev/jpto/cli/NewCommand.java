@@ -1,5 +1,6 @@
 package dev.jpto.cli;
 
+import dev.jpto.runtime.io.AtomicFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -80,7 +81,7 @@ final class NewCommand implements Callable<Integer> {
                 String text = fill(template(f.getValue()), vars);
                 Path file = target.resolve(f.getKey());
                 Files.createDirectories(file.getParent() == null ? target : file.getParent());
-                Files.writeString(file, text);
+                AtomicFile.writeString(file, text);
             }
             top.out.println("[NEW] " + program + " → " + target + (maven ? " (Maven project)" : ""));
             top.out.println("[NEW] run it: " + (maven ? "cd " + target + " && mvn test   (jpto's artifacts: "

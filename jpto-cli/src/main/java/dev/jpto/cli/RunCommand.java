@@ -2,6 +2,7 @@ package dev.jpto.cli;
 
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.GoldenRunner;
+import dev.jpto.lib.runner.OutputDir;
 import dev.jpto.lib.runner.Progress;
 import dev.jpto.lib.runner.RunOutputDir;
 import dev.jpto.lib.runner.RunResult;
@@ -77,7 +78,9 @@ final class RunCommand implements Callable<Integer> {
             if (outputDir == null) { // a private temporary work dir
                 return exitCode(GoldenRunner.runJit(spec, run, cfg));
             }
-            RunOutputDir.check(outputDir); // before the lock: a refused directory gets no lock file
+            // before the lock: a refused directory gets no lock file
+            OutputDir.requireWritable("--output-dir", outputDir);
+            RunOutputDir.check(outputDir);
             RunSpec locked = run;
             return exitCode(OutputDirLock.holding(outputDir, "--output-dir", commandSpec,
                     () -> GoldenRunner.runJit(spec, locked, cfg)));

@@ -14,13 +14,13 @@ import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.io.OwnedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Map;
@@ -32,7 +32,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 /**
  * Runs fuzz cases the way a user runs a program: compile to a work dir, load it back, run it on a chip through
@@ -251,13 +250,8 @@ public final class FuzzRunner implements AutoCloseable {
     }
 
     private static void delete(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
+        try {
+            OwnedFiles.deleteTree(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete fuzz work dir " + dir, e);
         }

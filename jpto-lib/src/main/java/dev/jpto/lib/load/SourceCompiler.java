@@ -1,5 +1,6 @@
 package dev.jpto.lib.load;
 
+import dev.jpto.runtime.io.OwnedFiles;
 import java.io.File;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -11,10 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -150,13 +149,8 @@ final class SourceCompiler {
     }
 
     private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            OwnedFiles.deleteTree(root);
         } catch (IOException e) {
             // a leftover temporary directory costs disk space only; it is never mistaken for a finished compile
         }

@@ -15,6 +15,7 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.Sizes;
+import dev.jpto.runtime.io.OwnedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
@@ -30,7 +31,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * The golden runner (pypto-lib's {@code run_jit}): compile → generate inputs → compute golden → runtime →
@@ -270,13 +270,8 @@ public final class GoldenRunner {
     }
 
     private static void deleteTree(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+        try {
+            OwnedFiles.deleteTree(root);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove the temporary work dir " + root + ": " + e.getMessage(), e);
         }

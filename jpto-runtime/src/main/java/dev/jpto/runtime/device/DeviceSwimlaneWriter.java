@@ -1,13 +1,11 @@
 package dev.jpto.runtime.device;
 
-import com.fasterxml.jackson.core.JsonEncoding;
-import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.dfx.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -32,7 +30,6 @@ import java.util.Map;
  */
 public final class DeviceSwimlaneWriter {
     public static final String FILE = "chip_swimlane_device.json";
-    private static final JsonFactory FACTORY = new JsonFactory();
     private static final int PID = 1;
     private static final int ORCHESTRATOR_TID = 0;
 
@@ -47,16 +44,7 @@ public final class DeviceSwimlaneWriter {
      */
     public static Path write(Path dir, HardwareSpec spec, int deviceId, List<DeviceTask> tasks,
                              DeviceTimeline timeline) {
-        Path file = dir.resolve(FILE);
-        try {
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            try (JsonGenerator g = FACTORY.createGenerator(file.toFile(), JsonEncoding.UTF8)) {
-                trace(g, spec, deviceId, tasks, timeline);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-        }
-        return file;
+        return Json.write(dir.resolve(FILE), g -> trace(g, spec, deviceId, tasks, timeline));
     }
 
     private static void trace(JsonGenerator g, HardwareSpec spec, int deviceId, List<DeviceTask> tasks,

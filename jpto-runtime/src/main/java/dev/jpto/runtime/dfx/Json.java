@@ -11,20 +11,22 @@ import java.nio.file.Path;
 
 /**
  * Streams a JSON file (traces can be large) into place atomically ({@link AtomicFile}), creating its directory;
- * I/O errors name the file.
+ * I/O errors name the file. Public for the device timeline's trace; the package is not exported.
  */
-final class Json {
+public final class Json {
     private static final JsonFactory FACTORY = new JsonFactory();
 
+    /** What a file holds, written to its generator. */
     @FunctionalInterface
-    interface Body {
+    public interface Body {
         void write(JsonGenerator g) throws IOException;
     }
 
     private Json() {
     }
 
-    static Path write(Path file, Body body) {
+    /** Writes {@code file} (creating its directory) atomically; returns it. */
+    public static Path write(Path file, Body body) {
         try {
             Files.createDirectories(file.toAbsolutePath().getParent());
             AtomicFile.write(file, tmp -> {

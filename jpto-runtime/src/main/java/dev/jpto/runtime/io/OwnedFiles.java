@@ -70,6 +70,23 @@ public final class OwnedFiles {
         }
     }
 
+    /**
+     * Deletes {@code root} and everything under it: for a directory jpto created for itself (a temporary work dir,
+     * a cache entry being written), never for one a user named. Links inside are removed, not followed.
+     */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
     private static boolean isRealDirectory(Path p) {
         return Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
     }
