@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 @State(Scope.Thread)
 public class MatmulBench {
-    @Param({"fp32", "bf16"})
+    @Param({"fp32", "bf16", "int8"})
     public String dtype;
 
     @Param({"vector", "scalar"})
@@ -66,10 +66,10 @@ public class MatmulBench {
         Tensor a = Tensor.allocate(arena, t, size, size);
         Tensor b = Tensor.allocate(arena, t, size, size);
         for (long i = 0; i < a.numel(); i++) {
-            a.setDouble(i, rnd.nextDouble() - 0.5);
-            b.setDouble(i, rnd.nextDouble() - 0.5);
+            a.setDouble(i, t.isFloat() ? rnd.nextDouble() - 0.5 : rnd.nextInt(256) - 128);
+            b.setDouble(i, t.isFloat() ? rnd.nextDouble() - 0.5 : rnd.nextInt(256) - 128);
         }
-        Tensor c = Tensor.allocate(arena, DType.FP32, size, size);
+        Tensor c = Tensor.allocate(arena, TiledMatmul.accumulator(t), size, size);
         TileEngine e = switch (engine) {
             case "vector" -> new VectorEngine();
             case "scalar" -> new ScalarEngine();

@@ -5,6 +5,7 @@ import dev.jpto.isa.Tile;
 import dev.jpto.isa.engine.ScalarEngine;
 import dev.jpto.isa.engine.TileEngine;
 import dev.jpto.isa.engine.VectorEngine;
+import dev.jpto.lib.bench.TiledMatmul;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;
@@ -23,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * One {@code C += A·B} call (or {@code C += A·Bᵀ}, the Q·Kᵀ shape of attention, with {@code transposeB}) on
  * cache-resident tiles (no loads): the matmul op alone, packing included. The {@code flops} counter is FLOP per
- * second.
+ * second (int8 → int32 multiply-adds count 2 ops each, as FLOPs do).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -32,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector"})
 @State(Scope.Thread)
 public class TileMatmulBench {
-    @Param({"fp32", "bf16"})
+    @Param({"fp32", "bf16", "int8"})
     public String dtype;
 
     @Param({"vector", "scalar"})
@@ -63,11 +64,16 @@ public class TileMatmulBench {
         Random rnd = new Random(1);
         a = Tile.allocate(t, tile, tile);
         b = Tile.allocate(t, tile, tile);
-        c = Tile.allocate(DType.FP32, tile, tile);
+        c = Tile.allocate(TiledMatmul.accumulator(t), tile, tile);
         for (int r = 0; r < tile; r++) {
             for (int col = 0; col < tile; col++) {
-                a.setFloat(r, col, rnd.nextFloat() - 0.5f);
-                b.setFloat(r, col, rnd.nextFloat() - 0.5f);
+                if (t.isFloat()) {
+                    a.setFloat(r, col, rnd.nextFloat() - 0.5f);
+                    b.setFloat(r, col, rnd.nextFloat() - 0.5f);
+                } else {
+                    a.setLong(r, col, rnd.nextInt(256) - 128);
+                    b.setLong(r, col, rnd.nextInt(256) - 128);
+                }
             }
         }
         e = engine.equals("vector") ? new VectorEngine() : new ScalarEngine();

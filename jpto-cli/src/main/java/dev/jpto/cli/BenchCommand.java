@@ -4,6 +4,7 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.engine.VectorEngine;
 import dev.jpto.lib.bench.CpuPeak;
 import dev.jpto.lib.bench.MatmulBenchmark;
+import dev.jpto.lib.bench.NumpyBaseline;
 import dev.jpto.lib.bench.RuntimeBenchmark;
 import dev.jpto.lib.bench.RuntimeWorkload;
 import dev.jpto.runtime.Platform;
@@ -26,10 +27,14 @@ public final class BenchCommand implements Runnable {
         spec.commandLine().usage(spec.commandLine().getOut());
     }
 
-    /** {@code jpto bench matmul}: GFLOP/s of the Vector API engine and the scalar reference, and the peak. */
+    /**
+     * {@code jpto bench matmul}: GFLOP/s of the Vector API engine and the scalar reference, % of the measured FMA
+     * peak, and optionally numpy's rate on the same shape.
+     */
     @Command(name = "matmul", mixinStandardHelpOptions = true,
-            description = "Tiled matmul C = A·B (square, fp32 C): Vector API engine vs the scalar reference engine,"
-                    + " GFLOP/s, ratio, and %% of this core's FP32 FMA peak.")
+            description = "Tiled matmul C = A·B (square; fp32 C, int32 for int8): Vector API engine vs the scalar"
+                    + " reference engine, GFLOP/s, ratio, %% of this core's measured FP32 FMA peak, and with"
+                    + " --baseline numpy numpy's single-thread rate on the same shape.")
     static final class Matmul implements Callable<Integer> {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
@@ -37,7 +42,8 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--size", defaultValue = "1024", description = "M = N = K, a multiple of --tile (default ${DEFAULT-VALUE})")
         int size;
 
-        @Option(names = "--dtype", defaultValue = "fp32", description = "input dtype of A and B: fp32, bf16 or fp16 (default ${DEFAULT-VALUE})")
+        @Option(names = "--dtype", defaultValue = "fp32",
+                description = "input dtype of A and B: fp32, bf16, fp16 or int8 (default ${DEFAULT-VALUE})")
         String dtype;
 
         @Option(names = "--tile", defaultValue = "128", description = "edge of every matmul call's tiles (default ${DEFAULT-VALUE})")
@@ -56,25 +62,40 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--fma-units", defaultValue = "2", description = "FMA units per core assumed for the peak (default ${DEFAULT-VALUE})")
         int fmaUnits;
 
-        @Option(names = "--ghz", description = "core clock for the peak (default: BogoMIPS / 2 from /proc/cpuinfo)")
+        @Option(names = "--ghz", description = "core clock for the nominal peak (default: BogoMIPS / 2 from"
+                + " /proc/cpuinfo); the headline uses the peak measured by an FMA loop")
         Double ghz;
+
+        @Option(names = "--baseline", description = "also time this on the same shape, 1 thread, and print the"
+                + " ratio: numpy (its float32 matmul, OpenBLAS with its own choice of kernel)")
+        String baseline;
+
+        @Option(names = "--python", defaultValue = "python3",
+                description = "python with numpy for --baseline numpy (default ${DEFAULT-VALUE})")
+        String python;
 
         @Override
         public Integer call() {
             MatmulBenchmark.Options options;
             try {
-                if (fmaUnits < 1) {
-                    throw new IllegalArgumentException("--fma-units must be >= 1: fma-units=" + fmaUnits + " (try 2)");
+                if (baseline != null && !baseline.equals("numpy")) {
+                    throw new IllegalArgumentException("--baseline must be numpy: baseline=" + baseline
+                            + " (try --baseline numpy)");
                 }
                 int lanes = VectorEngine.floatLanes();
                 CpuPeak peak = ghz != null ? CpuPeak.of(ghz, fmaUnits, lanes) : CpuPeak.detect(fmaUnits, lanes);
                 options = new MatmulBenchmark.Options(size, DType.fromText(dtype), tile, warmups, runs, scalarTiles, peak);
-            } catch (IllegalArgumentException | IllegalStateException e) {
+            } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
                 spec.commandLine().getErr().println("jpto bench matmul: " + e.getMessage());
                 return JptoCommand.EXIT_USAGE;
             }
             MatmulBenchmark.Result result = MatmulBenchmark.run(options);
             result.lines().forEach(spec.commandLine().getOut()::println);
+            if (baseline != null) {
+                NumpyBaseline numpy = new NumpyBaseline(python, NumpyBaseline.timeoutFor(size, warmups, runs));
+                NumpyBaseline.lines(numpy.run(size, warmups, runs), options.dtype().text(), result.vector().gflops(),
+                        options.unit()).forEach(spec.commandLine().getOut()::println);
+            }
             return result.agree() ? 0 : 1;
         }
     }

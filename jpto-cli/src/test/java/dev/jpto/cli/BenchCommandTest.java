@@ -24,7 +24,7 @@ class BenchCommandTest {
                 "--ghz", "2.6", "--dtype", "bf16");
         assertThat(code).as(err.toString()).isZero();
         assertThat(out.toString()).contains("matmul bf16 64x64x64", "GFLOP/s  VectorEngine", "GFLOP/s  ScalarEngine",
-                "ratio", "bit-identical", "% of the single-core FP32 FMA peak");
+                "ratio", "bit-identical", "% of the measured single-core FP32 FMA peak", "  nominal ");
         // The peak follows from --ghz and this machine's vector width (8 lanes on AVX2, 16 on AVX-512).
         int lanes = jdk.incubator.vector.FloatVector.SPECIES_PREFERRED.length();
         assertThat(out.toString()).contains(String.format(java.util.Locale.ROOT,
@@ -35,6 +35,45 @@ class BenchCommandTest {
     void badSizeIsAUsageErrorWithAFix() {
         assertThat(run("bench", "matmul", "--size", "1000", "--ghz", "2.6")).isEqualTo(JptoCommand.EXIT_USAGE);
         assertThat(err.toString()).contains("size must be a positive multiple of the tile edge 128: size=1000 (try 1024)");
+    }
+
+    @Test
+    void numbersThatAreNotPositiveAreRefusedNamingTheirFlag() {
+        assertThat(run("bench", "matmul", "--ghz", "-1")).isEqualTo(JptoCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("jpto bench matmul: --ghz must be a positive clock in GHz: ghz=-1.0"
+                + " (try 3.0)");
+        assertThat(run("bench", "matmul", "--tile", "0", "--ghz", "2.6")).isEqualTo(JptoCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("jpto bench matmul: tile must be >= 1: tile=0 (try 128)");
+        assertThat(run("bench", "matmul", "--size", "-128", "--ghz", "2.6")).isEqualTo(JptoCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("size must be a positive multiple of the tile edge 128: size=-128"
+                + " (try 128)");
+        assertThat(run("bench", "matmul", "--fma-units", "0", "--ghz", "2.6")).isEqualTo(JptoCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--fma-units must be >= 1: fma-units=0 (try 2)");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void int8RunsBitExactInOpsPerSecond() {
+        int code = run("bench", "matmul", "--size", "64", "--tile", "32", "--warmups", "0", "--runs", "1",
+                "--ghz", "2.6", "--dtype", "int8", "--scalar-tiles", "4");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("matmul int8 64x64x64", "each int32 C tile", "GOP/s  VectorEngine",
+                "GOP/s  ScalarEngine", "the C tiles both engines computed are bit-identical");
+    }
+
+    @Test
+    void unknownBaselineIsAUsageError() {
+        assertThat(run("bench", "matmul", "--baseline", "mkl", "--ghz", "2.6")).isEqualTo(JptoCommand.EXIT_USAGE);
+        assertThat(err.toString()).contains("--baseline must be numpy: baseline=mkl (try --baseline numpy)");
+    }
+
+    @Test
+    void aMissingPythonStillPrintsJptosFigures() {
+        int code = run("bench", "matmul", "--size", "64", "--tile", "32", "--warmups", "0", "--runs", "1",
+                "--ghz", "2.6", "--baseline", "numpy", "--python", "/nonexistent/python3");
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("GFLOP/s  VectorEngine", "bit-identical",
+                "  numpy   no baseline: /nonexistent/python3 could not be started (");
     }
 
     @Test

@@ -25,7 +25,7 @@ import jdk.incubator.vector.FloatVector;
  * Other float tiles are processed a row at a time in fp32 lanes (bf16/fp16 widened on the way in and rounded to
  * nearest even on the way out); integer tiles of at most 32 bits in int32 lanes. Matmul is register-blocked and
  * packed ({@link dev.jpto.isa.engine.simd.FloatGemm}: fp32 FMA register blocks sized to the vector register
- * file, 8×2V with AVX-512 and 4×2V with AVX2; int8 → int32 in {@link dev.jpto.isa.engine.simd.IntGemm}).
+ * file, 8×2V with AVX-512 and 4×2V with AVX2; int8 → int32 on the same kernels, exact in fp32 per K chunk).
  *
  * <p><b>Agreement with {@link ScalarEngine}</b> (asserted by the engine agreement tests):
  * <ul>
@@ -315,12 +315,7 @@ public final class VectorEngine implements TileEngine {
     @Override
     public void matmul(Tile c, Tile a, Tile b, boolean transposeB, boolean accumulate) {
         OpChecks.matmul(c, a, b, transposeB, accumulate);
-        Workspace w = Workspace.forRows(0);
-        if (a.dtype() == DType.INT8) {
-            w.intGemm.multiply(c, a, b, transposeB, accumulate);
-        } else {
-            w.floatGemm.multiply(c, a, b, transposeB, accumulate);
-        }
+        Workspace.forRows(0).floatGemm.multiply(c, a, b, transposeB, accumulate);
         c.setValid(a.validRows(), transposeB ? b.validRows() : b.validCols());
     }
 

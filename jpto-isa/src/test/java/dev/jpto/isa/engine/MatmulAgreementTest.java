@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
  * machine's shape: 8×32 with AVX-512, 4×16 with AVX2; {@link MicroKernelAgreementTest} runs both) keeps the
  * reference's order (one FMA per product, k ascending, from C or 0), so the documented bound is 0 ulp:
  * bit-exact, also across K chunks (K > 256), edge blocks (M % mr, N % nr) and valid regions smaller than the
- * tiles.
+ * tiles. int8 runs on the same kernels with exact fp32 sums per K chunk, added to C as int32: the reference's
+ * wrapping int32 sum, bit for bit.
  */
 class MatmulAgreementTest {
     private static final TileEngine VECTOR = new VectorEngine();
@@ -41,10 +42,58 @@ class MatmulAgreementTest {
     @Test
     void longKCrossesTheChunkBoundary() {
         Random rnd = new Random(7);
-        for (DType in : new DType[] {DType.FP32, DType.BF16}) {
+        for (DType in : new DType[] {DType.FP32, DType.BF16, DType.INT8}) {
             check(in, 17, 300, 45, false, true, rnd);
             check(in, 9, 513, 33, true, false, rnd);
         }
+    }
+
+    @Test
+    void int8SumsAtTheirLargestStayExactAcrossChunks() {
+        // (-128)·(-128) = 2^14 per product: a 256-long chunk sums to 2^22, the largest a chunk can reach, and the
+        // whole row passes 2^24; a last product of 1·1 makes the total odd, which one fp32 chain would round
+        int k = 4 * dev.jpto.isa.engine.simd.FloatGemm.KC + 3;
+        for (boolean transposeB : new boolean[] {false, true}) {
+            Tile a = filled(DType.INT8, 9, k, -128);
+            Tile b = transposeB ? filled(DType.INT8, 35, k, -128) : filled(DType.INT8, k, 35, -128);
+            for (int i = 0; i < 9; i++) {
+                a.setLong(i, k - 1, 1);
+            }
+            for (int j = 0; j < 35; j++) {
+                b.setLong(transposeB ? j : k - 1, transposeB ? k - 1 : j, 1);
+            }
+            Tile c = filled(DType.INT32, 9, 35, 7);
+            VECTOR.matmul(c, a, b, transposeB, true);
+            for (int i = 0; i < 9; i++) {
+                for (int j = 0; j < 35; j++) {
+                    org.assertj.core.api.Assertions.assertThat(c.getLong(i, j)).isEqualTo(7 + (k - 1) * 16384L + 1);
+                }
+            }
+        }
+    }
+
+    @Test
+    void int8AccumulationWrapsLikeInt32() {
+        Tile a = filled(DType.INT8, 3, 40, 127);
+        Tile b = filled(DType.INT8, 40, 20, 127);
+        Tile c = filled(DType.INT32, 3, 20, Integer.MAX_VALUE - 5);
+        Tile s = copyOf(c);
+        VECTOR.matmul(c, a, b, false, true);
+        SCALAR.matmul(s, a, b, false, true);
+        assertSame("int8 wrap", c, s);
+        // MAX - 5 + 40·127² wraps past 2^31 to a negative int32
+        org.assertj.core.api.Assertions.assertThat(c.getLong(0, 0))
+                .isEqualTo((long) (Integer.MAX_VALUE - 5 + 40 * 127 * 127));
+    }
+
+    private static Tile filled(DType dtype, int rows, int cols, long value) {
+        Tile t = Tile.allocate(dtype, rows, cols);
+        for (int i = 0; i < rows; i++) {
+            for (int j = 0; j < cols; j++) {
+                t.setLong(i, j, value);
+            }
+        }
+        return t;
     }
 
     @Test

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * Every register-block shape of {@link FloatGemm} against the scalar reference, whatever this machine's lane
  * count: the AVX-512 shape (8×32) and the AVX2 shape (4×16) both run here, the one wider than the machine in
  * the Vector API's Java fallback. Bit-exact, as both keep the reference's order (one FMA per product, k
- * ascending, from C or 0), across edge blocks (M % mr, N % nr), K chunks and transposed, bf16 and fp16 B.
+ * ascending, from C or 0), across edge blocks (M % mr, N % nr), K chunks and transposed, bf16 and fp16 B; int8
+ * (exact fp32 sums per K chunk, added to the int32 C) matches the reference's wrapping int32 sum.
  */
 class MicroKernelAgreementTest {
     private static final TileEngine SCALAR = new ScalarEngine();
@@ -35,7 +36,7 @@ class MicroKernelAgreementTest {
 
     @Provide
     Arbitrary<DType> inputs() {
-        return Arbitraries.of(DType.FP32, DType.BF16, DType.FP16);
+        return Arbitraries.of(DType.FP32, DType.BF16, DType.FP16, DType.INT8);
     }
 
     @Property(tries = 60)
@@ -53,6 +54,8 @@ class MicroKernelAgreementTest {
             FloatGemm gemm = new FloatGemm(kernel);
             check(gemm, DType.FP32, 9, FloatGemm.KC + 45, 33, false, true, rnd);
             check(gemm, DType.BF16, 5, 2 * FloatGemm.KC + 1, 17, true, false, rnd);
+            check(gemm, DType.INT8, 11, 3 * FloatGemm.KC + 7, 37, false, true, rnd);
+            check(gemm, DType.INT8, 6, 2 * FloatGemm.KC, 21, true, false, rnd);
         }
     }
 
@@ -86,7 +89,8 @@ class MicroKernelAgreementTest {
         boolean specials = rnd.nextInt(4) == 0;
         Tile a = random(rnd, in, m, k, rnd.nextInt(3), rnd.nextInt(5), specials);
         Tile b = transposeB ? random(rnd, in, n, k, 1, 2, specials) : random(rnd, in, k, n, 2, rnd.nextInt(40), specials);
-        Tile c = random(rnd, DType.FP32, m, n, rnd.nextInt(2), rnd.nextInt(3), specials);
+        Tile c = random(rnd, in == DType.INT8 ? DType.INT32 : DType.FP32, m, n, rnd.nextInt(2), rnd.nextInt(3),
+                specials);
         Tile v = copyOf(c);
         Tile s = copyOf(c);
         gemm.multiply(v, a, b, transposeB, accumulate);

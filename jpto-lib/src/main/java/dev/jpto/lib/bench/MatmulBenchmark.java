@@ -17,9 +17,10 @@ import java.util.Random;
 /**
  * The {@code jpto bench matmul} comparison: the Vector API engine and the scalar reference engine run the same
  * tiled matmul ({@link TiledMatmul}) on the same inputs in one process. The vector engine runs the whole problem
- * (after warm-up runs; the best of the timed runs, by CPU time of the thread and by wall clock); the scalar engine, about a thousand times slower, runs
- * only the first few C tiles of it (same tiles, same call pattern). The C tiles both engines computed are
- * compared bit for bit (the engines agree exactly on matmul).
+ * (after warm-up runs; the best of the timed runs, by CPU time of the thread and by wall clock); the scalar
+ * engine, about a hundred times slower, runs only the first few C tiles of it (same tiles, same call pattern).
+ * The C tiles both engines computed are compared bit for bit (the engines agree exactly on matmul, fp32 sums
+ * and int8 → int32 sums alike).
  */
 public final class MatmulBenchmark {
     private MatmulBenchmark() {
@@ -27,18 +28,27 @@ public final class MatmulBenchmark {
 
     /**
      * @param size         problem edge (M = N = K), a multiple of {@code tile}
-     * @param dtype        input dtype of A and B: fp32, bf16 or fp16 (C is fp32)
+     * @param dtype        input dtype of A and B: fp32, bf16, fp16 (C is fp32) or int8 (C is int32)
      * @param tile         tile edge of every matmul call
      * @param warmups      untimed vector runs before timing (JIT)
      * @param runs         timed vector runs
      * @param scalarCTiles C tiles the scalar engine computes (each is size/tile matmul calls)
+     * @param peak         the nominal peak (base clock or {@code --ghz}); the headline uses the measured one
      */
     public record Options(int size, DType dtype, int tile, int warmups, int runs, int scalarCTiles, CpuPeak peak) {
+        /** Largest size: its four size × size tensors (A, B and both engines' C) take at most 4 GiB. */
+        public static final int MAX_SIZE = 16384;
+
         public Options {
             TiledMatmul.checkSize(size, tile);
-            if (dtype != DType.FP32 && dtype != DType.BF16 && dtype != DType.FP16) {
-                throw new IllegalArgumentException("dtype must be fp32, bf16 or fp16 for the matmul benchmark: dtype="
-                        + dtype.text() + " (try fp32)");
+            if (size > MAX_SIZE) {
+                throw new IllegalArgumentException(String.format(Locale.ROOT, "size must be at most %d (4 tensors of"
+                        + " size x size): size=%d would take %.1f GiB (try 4096)", MAX_SIZE, size,
+                        4.0 * size * size * 4 / (1L << 30)));
+            }
+            if (dtype != DType.FP32 && dtype != DType.BF16 && dtype != DType.FP16 && dtype != DType.INT8) {
+                throw new IllegalArgumentException("dtype must be fp32, bf16, fp16 or int8 for the matmul benchmark:"
+                        + " dtype=" + dtype.text() + " (try fp32)");
             }
             positive("runs", runs);
             positive("scalar tiles", scalarCTiles);
@@ -50,6 +60,11 @@ public final class MatmulBenchmark {
                 throw new IllegalArgumentException("scalar tiles must be at most the " + all + " C tiles of a "
                         + size + "^3 problem: scalar tiles=" + scalarCTiles + " (try 1)");
             }
+        }
+
+        /** "GOP/s" for int8 (integer multiply-adds), "GFLOP/s" for the float types. */
+        public String unit() {
+            return dtype.isFloat() ? "GFLOP/s" : "GOP/s";
         }
 
         private static void positive(String name, int v) {
@@ -84,7 +99,7 @@ public final class MatmulBenchmark {
 
     /**
      * @param fmaProbeGflops the fp32 FMA throughput measured on registers ({@link FmaProbe}): the ceiling at
-     *                       the clock the core really runs
+     *                       the clock the core really runs, and the peak the headline uses
      */
     public record Result(Options options, Timing vector, Timing scalar, boolean agree, CpuPeak peak,
                          double fmaProbeGflops) {
@@ -92,6 +107,12 @@ public final class MatmulBenchmark {
             return vector.gflops() / scalar.gflops();
         }
 
+        /** The vector engine's rate as a percentage of the measured FMA ceiling. */
+        public double percentOfProbe() {
+            return 100.0 * vector.gflops() / fmaProbeGflops;
+        }
+
+        /** The vector engine's rate as a percentage of the nominal peak (which turbo can exceed). */
         public double percentOfPeak() {
             return 100.0 * vector.gflops() / peak.gflops();
         }
@@ -100,32 +121,37 @@ public final class MatmulBenchmark {
         public List<String> lines() {
             Options o = options;
             int kTiles = o.size() / o.tile();
+            String unit = o.unit();
+            String acc = TiledMatmul.accumulator(o.dtype()).text();
             List<String> out = new ArrayList<>();
-            out.add(String.format(Locale.ROOT, "[BENCH] matmul %s %dx%dx%d as %dx%d tiles: each fp32 C tile accumulates"
+            out.add(String.format(Locale.ROOT, "[BENCH] matmul %s %dx%dx%d as %dx%d tiles: each %s C tile accumulates"
                     + " %d matmul calls (%dx%d · %dx%d), loading its A and B tiles from the row-major tensors first",
-                    o.dtype().text(), o.size(), o.size(), o.size(), o.tile(), o.tile(), kTiles, o.tile(), o.tile(),
+                    o.dtype().text(), o.size(), o.size(), o.size(), o.tile(), o.tile(), acc, kTiles, o.tile(), o.tile(),
                     o.tile(), o.tile()));
-            out.add(String.format(Locale.ROOT, "  vector  %8.2f GFLOP/s  VectorEngine, all %d C tiles (%d matmul calls),"
-                    + " best of %d runs: %.2f ms CPU; wall clock best %.2f ms (%.2f GFLOP/s), median %.2f ms",
-                    vector.gflops(), vector.cTiles(), vector.matmulCalls(), o.runs(), vector.bestCpuSeconds() * 1e3,
-                    vector.bestSeconds() * 1e3, vector.wallGflops(), vector.medianSeconds() * 1e3));
-            out.add(String.format(Locale.ROOT, "  scalar  %8.4f GFLOP/s  ScalarEngine, only the first %d of %d C tiles"
-                    + " (%d matmul calls, %.1f MFLOP: the reference is too slow for the whole problem), best of %d runs:"
-                    + " %.1f ms CPU; wall clock best %.1f ms (%.4f GFLOP/s)", scalar.gflops(), scalar.cTiles(),
-                    vector.cTiles(), scalar.matmulCalls(), scalar.flops() / 1e6, o.runs(), scalar.bestCpuSeconds() * 1e3,
-                    scalar.bestSeconds() * 1e3, scalar.wallGflops()));
-            out.add(String.format(Locale.ROOT, "  ratio   %8.0fx     vector / scalar GFLOP/s", ratio()));
+            out.add(String.format(Locale.ROOT, "  vector  %8.2f %s  VectorEngine, all %d C tiles (%d matmul calls),"
+                    + " best of %d runs: %.2f ms CPU; wall clock best %.2f ms (%.2f %s), median %.2f ms",
+                    vector.gflops(), unit, vector.cTiles(), vector.matmulCalls(), o.runs(), vector.bestCpuSeconds() * 1e3,
+                    vector.bestSeconds() * 1e3, vector.wallGflops(), unit, vector.medianSeconds() * 1e3));
+            out.add(String.format(Locale.ROOT, "  scalar  %8.4f %s  ScalarEngine, only the first %d of %d C tiles"
+                    + " (%d matmul calls, %.1f M%s: the reference is too slow for the whole problem), best of %d runs:"
+                    + " %.1f ms CPU; wall clock best %.1f ms (%.4f %s)", scalar.gflops(), unit, scalar.cTiles(),
+                    vector.cTiles(), scalar.matmulCalls(), scalar.flops() / 1e6, o.dtype().isFloat() ? "FLOP" : "OP",
+                    o.runs(), scalar.bestCpuSeconds() * 1e3, scalar.bestSeconds() * 1e3, scalar.wallGflops(), unit));
+            out.add(String.format(Locale.ROOT, "  ratio   %s  vector / scalar %s", Ratios.text(ratio()), unit));
             out.add(String.format(Locale.ROOT, "  alloc   %.1f bytes per matmul call on the vector path (loads and stores"
                     + " included; packing buffers are reused)", vector.bytesPerCall()));
             out.add("  check   " + (agree ? "the C tiles both engines computed are bit-identical"
                     : "MISMATCH: the engines' C tiles differ"));
-            out.add("  peak    " + peak.derivation() + " (" + peak.model() + ")");
-            out.add(String.format(Locale.ROOT, "  vector  %.1f %% of the single-core FP32 FMA peak (by CPU time; %.1f %% by wall"
-                    + " clock)", percentOfPeak(), 100.0 * vector.wallGflops() / peak.gflops()));
-            out.add(String.format(Locale.ROOT, "  probe   %.1f GFLOP/s measured by a register-only FMA loop (= %.2f GHz x %d"
-                    + " units x %d lanes x 2: the clock really running, turbo included); vector = %.1f %% of it",
+            out.add(String.format(Locale.ROOT, "  peak    %.1f GFLOP/s fp32 FMA, measured by a register-only FMA loop"
+                    + " (= %.2f GHz x %d units x %d lanes x 2: the clock really running, turbo included)",
                     fmaProbeGflops, fmaProbeGflops / (peak.fmaUnits() * peak.lanes() * 2.0), peak.fmaUnits(),
-                    peak.lanes(), 100.0 * vector.gflops() / fmaProbeGflops));
+                    peak.lanes()));
+            out.add(String.format(Locale.ROOT, "  vector  %.1f %% of the measured single-core FP32 FMA peak (by CPU time;"
+                    + " %.1f %% by wall clock)%s", percentOfProbe(), 100.0 * vector.wallGflops() / fmaProbeGflops,
+                    o.dtype().isFloat() ? "" : " (int8 multiply-adds against fp32 FMAs)"));
+            out.add(String.format(Locale.ROOT, "  nominal %s (%s): vector = %.1f %% of it%s", peak.derivation(),
+                    peak.model(), percentOfPeak(), peak.gflops() < fmaProbeGflops
+                            ? "; below the measured peak, as the core runs above that clock" : ""));
             return out;
         }
     }
@@ -135,8 +161,9 @@ public final class MatmulBenchmark {
             Random rnd = new Random(42);
             Tensor a = random(arena, o.dtype(), o.size(), rnd);
             Tensor b = random(arena, o.dtype(), o.size(), rnd);
-            Tensor cv = Tensor.allocate(arena, DType.FP32, o.size(), o.size());
-            Tensor cs = Tensor.allocate(arena, DType.FP32, o.size(), o.size());
+            DType acc = TiledMatmul.accumulator(o.dtype());
+            Tensor cv = Tensor.allocate(arena, acc, o.size(), o.size());
+            Tensor cs = Tensor.allocate(arena, acc, o.size(), o.size());
             TiledMatmul vector = new TiledMatmul(new VectorEngine(), a, b, cv, o.tile());
             TiledMatmul scalar = new TiledMatmul(new ScalarEngine(), a, b, cs, o.tile());
             Timing vt = time("vector", vector, vector.cTiles(), o.warmups(), o.runs(), o.size() / o.tile());
@@ -174,7 +201,7 @@ public final class MatmulBenchmark {
         Tensor t = Tensor.allocate(arena, dtype, size, size);
         long n = t.numel();
         for (long i = 0; i < n; i++) {
-            t.setDouble(i, rnd.nextDouble() * 2 - 1);
+            t.setDouble(i, dtype.isFloat() ? rnd.nextDouble() * 2 - 1 : rnd.nextInt(256) - 128);
         }
         return t;
     }
@@ -187,7 +214,7 @@ public final class MatmulBenchmark {
             int j0 = t % perSide * tile;
             for (int i = i0; i < i0 + tile; i++) {
                 long off = x.byteOffset(i, j0);
-                long len = (long) tile * Float.BYTES;
+                long len = (long) tile * x.dtype().byteSize();
                 if (x.buffer().asSlice(off, len).mismatch(y.buffer().asSlice(off, len)) >= 0) {
                     return false;
                 }

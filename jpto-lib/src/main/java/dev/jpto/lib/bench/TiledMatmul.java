@@ -7,7 +7,7 @@ import dev.jpto.isa.engine.TileEngine;
 
 /**
  * {@code C = A·B} for square row-major tensors, run the way a kernel runs it on one core: for each C tile
- * (tile × tile, fp32), for each K tile, load an A tile and a B tile from the tensors into two reused tiles and
+ * (tile × tile of the accumulator dtype: fp32, or int32 for int8 inputs), for each K tile, load an A tile and a B tile from the tensors into two reused tiles and
  * matmul-accumulate into the C tile; then store the C tile. The tiles are allocated once; the loop allocates
  * nothing.
  */
@@ -25,7 +25,10 @@ public final class TiledMatmul {
     private final long[] bOff = new long[2];
     private final long[] cOff = new long[2];
 
-    /** A and B are {@code size × size} tensors of the input dtype, C an fp32 one; size must be a multiple of tile. */
+    /**
+     * A and B are {@code size × size} tensors of the input dtype, C one of {@link #accumulator} of it; size must be
+     * a multiple of tile.
+     */
     public TiledMatmul(TileEngine engine, Tensor a, Tensor b, Tensor c, int tile) {
         int size = (int) a.shape(0);
         checkSize(size, tile);
@@ -37,13 +40,25 @@ public final class TiledMatmul {
         this.tilesPerSide = size / tile;
         this.ta = Tile.allocate(a.dtype(), tile, tile);
         this.tb = Tile.allocate(b.dtype(), tile, tile);
-        this.tc = Tile.allocate(DType.FP32, tile, tile);
+        this.tc = Tile.allocate(accumulator(a.dtype()), tile, tile);
     }
 
-    /** The rule for a problem size: a positive multiple of the tile edge. */
+    /** The dtype matmul accumulates an input dtype in: int32 for int8, fp32 for the float types. */
+    public static DType accumulator(DType input) {
+        return input == DType.INT8 ? DType.INT32 : DType.FP32;
+    }
+
+    /**
+     * The rule for a problem: a tile edge of at least 1 and a size that is a positive multiple of it. A bad size
+     * gets the nearest multiple of the tile at or above its magnitude as the suggestion.
+     */
     public static void checkSize(int size, int tile) {
-        if (tile <= 0 || size <= 0 || size % tile != 0) {
-            int suggestion = Math.max(tile, (size + Math.max(tile, 1) - 1) / Math.max(tile, 1) * Math.max(tile, 1));
+        if (tile < 1) {
+            throw new IllegalArgumentException("tile must be >= 1: tile=" + tile + " (try 128)");
+        }
+        if (size <= 0 || size % tile != 0) {
+            long magnitude = Math.max(tile, Math.abs((long) size));
+            long suggestion = (magnitude + tile - 1) / tile * tile;
             throw new IllegalArgumentException("size must be a positive multiple of the tile edge " + tile
                     + ": size=" + size + " (try " + suggestion + ")");
         }

@@ -5,6 +5,7 @@ import dev.jpto.isa.Tile;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
@@ -13,12 +14,14 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Exact widening of tile elements to fp32 (bf16: the bits shifted into the high half; fp16: the JDK's
- * conversion, an F16C intrinsic; integers: exact up to 2^24). bf16 is vectorized a vector at a time.
+ * conversion, an F16C intrinsic; integers: exact up to 2^24). bf16 and int8 are vectorized a vector at a time.
  */
 public final class Widen {
     private static final VectorSpecies<Float> F = Species.F;
     private static final VectorSpecies<Short> S16 = Species.SHORTS_V;
     private static final VectorSpecies<Integer> I = Species.I;
+    /** V bytes: the int8 values of one fp32 vector (null below 64 bits, where int8 widens one at a time). */
+    private static final VectorSpecies<Byte> BYTES_V = Species.bytes(Species.V);
     private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -51,6 +54,18 @@ public final class Widen {
             case FP16 -> {
                 for (int i = 0; i < n; i++) {
                     dst[dstOff + i] = Float.float16ToFloat(s.get(SHORT, off + 2L * i));
+                }
+            }
+            case INT8 -> {
+                int i = 0;
+                if (BYTES_V != null) {
+                    for (int upper = F.loopBound(n); i < upper; i += F.length()) {
+                        ((FloatVector) ByteVector.fromMemorySegment(BYTES_V, s, off + i, NATIVE)
+                                .convertShape(VectorOperators.B2F, F, 0)).intoArray(dst, dstOff + i);
+                    }
+                }
+                for (; i < n; i++) {
+                    dst[dstOff + i] = s.get(ValueLayout.JAVA_BYTE, off + i);
                 }
             }
             default -> {

@@ -8,7 +8,6 @@ public final class Workspace {
     private static final ThreadLocal<Workspace> CURRENT = ThreadLocal.withInitial(Workspace::new);
 
     public final FloatGemm floatGemm = new FloatGemm();
-    public final IntGemm intGemm = new IntGemm();
     public float[] fa = new float[0];
     public float[] fb = new float[0];
     public float[] fc = new float[0];
