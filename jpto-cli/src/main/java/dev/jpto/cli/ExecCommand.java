@@ -1,5 +1,6 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.DistributedRunner;
@@ -9,14 +10,21 @@ import dev.jpto.compiler.l3.HostTensor;
 import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
+import dev.jpto.lib.compare.ComparatorSpec;
+import dev.jpto.lib.compare.GoldenComparator;
+import dev.jpto.lib.runner.BenchLoop;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import dev.jpto.lib.runner.DfxReport;
+import dev.jpto.lib.runner.OutputCheck;
 import dev.jpto.lib.runner.Preflight;
+import dev.jpto.lib.runner.Progress;
 import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.lib.runner.TensorFiles;
+import dev.jpto.lib.runner.Validation;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -53,6 +61,20 @@ final class ExecCommand implements Callable<Integer> {
             description = "where <name>.npy is written per program output (bf16/fp16 as float32)")
     Path outputs;
 
+    @Option(names = "--golden", paramLabel = "DIR",
+            description = "compare each output with DIR/<name>.npy as 'jpto run' does (bf16/fp16 may be stored as "
+                    + "float32); exit 1 when one does not match")
+    Path golden;
+
+    @Option(names = "--compare", paramLabel = "NAME=COMPARATOR",
+            description = "the comparator of output NAME with --golden, repeatable: " + ComparatorSpec.FORMS
+                    + " (default: allclose, numpy's rtol=1e-05 atol=1e-08)")
+    Map<String, String> compare = new LinkedHashMap<>();
+
+    @Option(names = "--bench", paramLabel = "ROUNDS", defaultValue = "0",
+            description = "timed benchmark rounds after the run, printed as 'jpto run --bench' does (default: none)")
+    int benchRounds;
+
     @Option(names = "--chips", paramLabel = "N",
             description = "L3 work dirs: simulated chips, devices --device .. --device+N-1 (default: the program's)")
     Integer chips;
@@ -66,6 +88,13 @@ final class ExecCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("exec", top.err, chip.verbose, () -> {
+            if (benchRounds < 0) {
+                throw new UsageException("--bench must be >= 0 rounds: --bench " + benchRounds + " (try 10)");
+            }
+            if (!compare.isEmpty() && golden == null) {
+                throw new UsageException("--compare chooses how outputs are compared with their golden: give "
+                        + "--golden DIR too");
+            }
             Map<String, String> defaults = DefaultRuntimeCfg.read(workDir);
             RunConfig config = RuntimeCfg.resolve(defaults, chip.runtimeCfg(Optional.of(outputs)), chip.platform,
                     chip.device);
@@ -81,8 +110,10 @@ final class ExecCommand implements Callable<Integer> {
             List<TensorDecl> outDecls = l3 ? decls(l3Program.program().outputs()) : compiled.outputs();
             // before reading or allocating anything: the output dirs, the memory budget, the disk, the chips
             Preflight checks = new Preflight().output("--outputs", outputs, outDecls).outputPrefix(config);
+            Map<String, GoldenComparator> comparators = comparators(outDecls);
             ins.forEach(d -> checks.tensor("input", d, 1));
-            outDecls.forEach(d -> checks.tensor("output", d, 1));
+            int copies = 1 + (golden == null ? 0 : 1) + (benchRounds > 0 ? 1 : 0); // output, golden, bench copy
+            outDecls.forEach(d -> checks.tensor("output", d, copies));
             if (l3) {
                 decls(l3Program.program().scratch()).forEach(d -> checks.tensor("scratch", d, 1));
                 checks.chips(n > 0 ? n : l3Program.program().chips(), config.deviceId());
@@ -99,6 +130,12 @@ final class ExecCommand implements Callable<Integer> {
                             ? TensorFiles.read(inputs, List.of(d), arena).get(d.name())
                             : Tensor.allocate(arena, d.dtype(), d.shape()));
                 }
+                Map<String, Tensor> goldens = golden == null ? Map.of() : TensorFiles.read(golden, outDecls, arena);
+                Map<String, Tensor> inputTensors = Map.copyOf(args);
+                Map<String, Tensor> benchArgs = new LinkedHashMap<>(args);
+                if (benchRounds > 0) { // copies, so the rounds cannot touch the outputs written and compared
+                    outs.forEach((name, t) -> benchArgs.put(name, copy(t, arena)));
+                }
                 args.putAll(outs);
                 long start = System.nanoTime();
                 RunReport report;
@@ -114,6 +151,19 @@ final class ExecCommand implements Callable<Integer> {
                 TensorFiles.write(outputs, outs);
                 for (TensorDecl d : outDecls) {
                     top.out.println("[RUN] wrote " + TensorFiles.file(outputs, d.name()) + " " + d);
+                }
+                if (benchRounds > 0) {
+                    BenchmarkResult b = l3 ? BenchLoop.runL3(l3Program, n > 0 ? n : l3Program.program().chips(),
+                            benchArgs, config, benchRounds, Progress.lines(top.out))
+                            : BenchLoop.run(compiled, benchArgs, config, benchRounds, Progress.lines(top.out));
+                    top.out.println(b.line());
+                }
+                if (golden != null) {
+                    List<OutputCheck> results = Validation.check(comparators, outs, goldens, inputTensors);
+                    results.forEach(c -> top.out.println(c.line()));
+                    top.out.println(Validation.verdict(results, String.format(Locale.ROOT, "%.3fs",
+                            (System.nanoTime() - start) / 1e9)));
+                    return Validation.passed(results) ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
                 }
             }
             return ExitCodes.PASS;
@@ -136,6 +186,33 @@ final class ExecCommand implements Callable<Integer> {
                 (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
                 report.elapsedNanos() / 1e3));
         return report;
+    }
+
+    /** The comparator of every output (--compare, else numpy's allclose); a NAME that is no output is refused. */
+    private Map<String, GoldenComparator> comparators(List<TensorDecl> outDecls) {
+        List<String> names = outDecls.stream().map(TensorDecl::name).toList();
+        for (String name : compare.keySet()) {
+            if (!names.contains(name)) {
+                throw new UsageException("--compare " + name + "=…: '" + name + "' is not an output of this work dir; "
+                        + "outputs: " + String.join(", ", names));
+            }
+        }
+        Map<String, GoldenComparator> out = new LinkedHashMap<>();
+        for (String name : names) {
+            String spec = compare.get(name);
+            try {
+                out.put(name, spec == null ? ComparatorSpec.numpyDefault() : ComparatorSpec.parse(spec));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--compare " + name + "=" + spec + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    private static Tensor copy(Tensor t, Arena arena) {
+        Tensor c = Tensor.allocate(arena, t.dtype(), t.shape());
+        MemorySegment.copy(t.buffer(), 0, c.buffer(), 0, t.byteSize());
+        return c;
     }
 
     private static List<TensorDecl> decls(List<HostTensor> tensors) {

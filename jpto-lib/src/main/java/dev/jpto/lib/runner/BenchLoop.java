@@ -18,14 +18,16 @@ import java.util.Map;
  * correctness run would move a deadlock, not remove it). Timing per round is the chip's elapsed time, as in
  * {@code dev.jpto.compiler.Benchmark}, which offers no per-round callback for a progress bar.
  */
-final class BenchLoop {
-    static final int WARMUP_ROUNDS = 1;
+public final class BenchLoop {
+    /** Untimed rounds before the timed ones. */
+    public static final int WARMUP_ROUNDS = 1;
 
     private BenchLoop() {
     }
 
-    static BenchmarkResult run(CompiledProgram program, Map<String, Tensor> args, RunConfig config, int rounds,
-                               Progress progress) {
+    /** {@code rounds} timed runs of a chip program after the warm-up, each timed by the chip. */
+    public static BenchmarkResult run(CompiledProgram program, Map<String, Tensor> args, RunConfig config, int rounds,
+                                      Progress progress) {
         double[] us = new double[rounds];
         RunReport last = null;
         progress.begin("benchmark round", rounds);
@@ -48,8 +50,8 @@ final class BenchLoop {
      * Rounds of a whole L3 run on one {@link DistributedWorker} of {@code chips} chips, each timed by the run's
      * wall time (first dispatch to last completion), every one with the run's RunConfig.
      */
-    static BenchmarkResult runL3(CompiledL3Program program, int chips, Map<String, Tensor> args, RunConfig config,
-                                 int rounds, Progress progress) {
+    public static BenchmarkResult runL3(CompiledL3Program program, int chips, Map<String, Tensor> args, RunConfig config,
+                                        int rounds, Progress progress) {
         double[] us = new double[rounds];
         L3Report last = null;
         progress.begin("benchmark round", rounds);

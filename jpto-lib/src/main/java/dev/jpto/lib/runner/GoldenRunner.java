@@ -4,12 +4,8 @@ import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
-import dev.jpto.lib.compare.CompareContext;
-import dev.jpto.lib.compare.CompareResult;
-import dev.jpto.lib.compare.GoldenComparator;
 import dev.jpto.lib.registry.InputFill;
 import dev.jpto.lib.registry.InputSpec;
-import dev.jpto.lib.registry.NotValidated;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
@@ -180,13 +176,7 @@ public final class GoldenRunner {
         }
 
         s = log.begin("validate");
-        CompareContext context = new CompareContext(actual, golden, inputs);
-        List<OutputCheck> checks = new ArrayList<>();
-        for (Map.Entry<String, GoldenComparator> e : program.comparatorsInOrder().entrySet()) {
-            Tensor a = actual.get(e.getKey());
-            CompareResult r = e.getValue().compare(a, golden.get(e.getKey()), context);
-            checks.add(new OutputCheck(e.getKey(), a.dtype(), a.shape(), r, e.getValue() instanceof NotValidated));
-        }
+        List<OutputCheck> checks = Validation.check(program.comparatorsInOrder(), actual, golden, inputs);
         long skipped = checks.stream().filter(OutputCheck::skipped).count();
         log.done("validate", s, (checks.size() - skipped) + " output(s)" + (skipped > 0 ? ", " + skipped
                 + " not validated" : ""));
@@ -194,15 +184,8 @@ public final class GoldenRunner {
             log.line(c.line());
         }
         tensorDir.ifPresent(dir -> log.line("[RUN] tensors saved under " + dir + " (inputs/, outputs/, golden/)"));
-        boolean passed = checks.stream().allMatch(OutputCheck::passed);
-        String total = StageLog.seconds(log.elapsed());
-        if (passed) {
-            log.line("[RUN] PASS (" + total + ")");
-        } else {
-            List<String> bad = checks.stream().filter(c -> !c.passed()).map(c -> "'" + c.name() + "'").toList();
-            log.line("[RUN] FAIL (" + total + ") " + bad.size() + " of " + checks.size() + " output(s) mismatched: "
-                    + String.join(", ", bad));
-        }
+        boolean passed = Validation.passed(checks);
+        log.line(Validation.verdict(checks, StageLog.seconds(log.elapsed())));
         return new RunResult(program.programName(), program.preset(), passed, checks, log.stages(), log.elapsed(),
                 report, bench, spec.outputDir().map(d -> workDir), ran.l3());
     }
