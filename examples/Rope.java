@@ -73,10 +73,11 @@ public final class Rope implements ProgramProvider {
     }
 
     static ProgramSpec spec(Preset p) {
-        // fp32: each output is two fp32 products and a sum (a few ulp); bf16: one rounding of that result, at
-        // most 2^-9 relative, within 2^-8. atol covers outputs that cancel to near zero.
+        // fp32: each output is two fp32 products and a sum (a few fp32 ulp). bf16: the chip rounds that fp32
+        // value, the golden the exact one; straddling a rounding boundary they differ by one bf16 ulp, at most
+        // 2^-7 relative. atol covers the fp32 error on outputs that cancel to near zero.
         GoldenComparator cmp = p.dtype() == DType.FP32 ? Comparators.allclose(1e-5, 1e-6)
-                : Comparators.allclose(1.0 / 256, 1e-5);
+                : Comparators.allclose(1.0 / 128, 1e-5);
         long[] table = {p.seq(), p.headDim()};
         return new ProgramSpec(NAME, p.name(), program(p),
                 List.of(InputSpec.of("q", p.dtype(), new long[] {p.heads(), p.seq(), p.headDim()},
