@@ -23,14 +23,14 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 @SuppressWarnings("try") // scopes opened only for their depth
 class AllocatorBackPressureTest {
-    private static final int CHAIN = 40;
+    private static final int CHAIN = 100;
     private static final int CONSUMERS = 6;
     private Chip chip;
     private Arena arena;
 
     @BeforeEach
     void open() {
-        chip = Chip.open(Platform.A2A3SIM, 0, ChipOptions.defaults().withAllocDeadlockTimeout(Duration.ofMillis(300)));
+        chip = Chip.open(Platform.A2A3SIM, 0, ChipOptions.defaults().withAllocDeadlockTimeout(Duration.ofMillis(1000)));
         arena = Arena.ofShared();
     }
 
@@ -45,8 +45,9 @@ class AllocatorBackPressureTest {
         Tensor x = Tensor.allocate(arena, DType.INT32, 1);
         AtomicLongArray seen = new AtomicLongArray(CONSUMERS);
         RunReport report = chip.run(orch -> {
-            // ring 0: a serial chain that outlasts the alloc timeout (CHAIN × 25 ms ≫ 300 ms), completing steadily
-            // (a 300 ms backstop leaves room for a loaded machine's scheduling gaps between completions)
+            // ring 0: a serial chain that outlasts the alloc timeout (CHAIN × 25 ms ≫ 1 s), completing steadily
+            // (a 1 s backstop leaves room for a loaded machine's scheduling gaps between completions: at load 27 on
+            // 2 cores, 300 ms was not enough)
             for (int i = 0; i < CHAIN; i++) {
                 orch.submit("chain", CoreType.AIV, ctx -> {
                     Thread.sleep(25);

@@ -30,7 +30,7 @@ import java.util.TreeMap;
  *   "outputs":         [{"name": "z", "dtype": "fp32", "shape": [256, 128]}],
  *   "kernels":         [{"name": "add_tile", "file": "kernels/add_tile.pto"}],
  *   "orchestration":   "orchestration.json",
- *   "compile_options": {"dump_ir": "false", "passes": "verify,..."}
+ *   "compile_options": {"dump_ir": "false", "passes": "verify,..."}     (optional, informational)
  * }
  * </pre>
  * A loader accepts exactly {@link #FORMAT_VERSION}; every path must be relative and resolve inside the work dir.
@@ -117,13 +117,15 @@ public final class ManifestDescriptor {
             k.onlyFields(F_NAME, F_FILE);
             kernels.add(new Manifest.KernelEntry(k.field(F_NAME).text(), k.field(F_FILE).text()));
         }
-        TreeMap<String, String> opts = new TreeMap<>();
-        JsonIn o = in.field(F_COMPILE_OPTIONS);
-        if (!o.node().isObject()) {
-            throw o.error("expected an object of option names to strings");
-        }
-        for (Map.Entry<String, JsonNode> e : o.node().properties()) {
-            opts.put(e.getKey(), o.field(e.getKey()).text());
+        TreeMap<String, String> opts = new TreeMap<>(); // optional: what the compiler was asked for, if any
+        if (in.has(F_COMPILE_OPTIONS)) {
+            JsonIn o = in.field(F_COMPILE_OPTIONS);
+            if (!o.node().isObject()) {
+                throw o.error("expected an object of option names to strings");
+            }
+            for (Map.Entry<String, JsonNode> e : o.node().properties()) {
+                opts.put(e.getKey(), o.field(e.getKey()).text());
+            }
         }
         return new Manifest((int) version, in.field(F_PROGRAM).text(), decls(in.field(F_INPUTS)),
                 decls(in.field(F_OUTPUTS)), kernels, in.field(F_ORCHESTRATION).text(), opts);
