@@ -1,6 +1,7 @@
 package dev.jpto.cli;
 
 import dev.jpto.compiler.WorkDirException;
+import dev.jpto.compiler.ir.VerificationException;
 import dev.jpto.lib.runner.JitConfigException;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
@@ -24,7 +25,8 @@ final class Outcome {
             return fail(err, verbose, e, "jpto " + command + ": runtime error: " + e.getMessage(), ExitCodes.RUNTIME);
         } catch (CancellationException e) {
             return fail(err, verbose, e, "jpto " + command + ": interrupted: " + e.getMessage(), ExitCodes.INTERRUPTED);
-        } catch (UsageException | JitConfigException | WorkDirException | IllegalArgumentException e) {
+        } catch (UsageException | JitConfigException | WorkDirException | IllegalArgumentException
+                 | VerificationException e) { // an invalid program or kernel is bad input, found before it runs
             return fail(err, verbose, e, "jpto " + command + ": " + e.getMessage(), ExitCodes.USAGE);
         } catch (Exception e) {
             return fail(err, verbose, e, "jpto " + command + ": internal error: " + e
