@@ -125,7 +125,10 @@ class BuildTimeChecksTest {
                         + "cube core (AIC); register it for a vector core (aiv) (at " + FILE + line + ")");
     }
 
-    /** The relu_dense program; the epilogue reads b's block at column {@code bBlock(j)}; x tile width xCols. */
+    /**
+     * The relu_dense program with a dense_mm x tile {@code xCols} wide; the epilogue reads b's block j, or j + 1
+     * when {@code bPastTheEnd}. {@code submitLine} receives the lines of the two submits.
+     */
     private static ProgramBuilder reluDense(int xCols, int[] submitLine, boolean bPastTheEnd) {
         ProgramBuilder pb = ProgramBuilder.program("relu_dense");
         TensorVar x = pb.input("x", DType.FP32, M, K);
@@ -137,8 +140,8 @@ class BuildTimeChecksTest {
         pb.orchestrate(o -> o.forRange("i", M / T, i -> o.forRange("j", N / T, j -> {
             TensorVar acc = o.alloc("acc", DType.FP32, T, T);
             submitLine[0] = Here.line(); o.submit(mm, in(x.block(T, K).at(i, 0)), in(w.block(K, T).at(0, j)), out(acc));
-            submitLine[1] = Here.line(); o.submit(epilogue, in(acc), in(b.block(1, T).at(0, bPastTheEnd ? j.plus(1) : j)),
-                    outExisting(y.block(T, T).at(i, j)));
+            TensorVar bBlock = b.block(1, T).at(0, bPastTheEnd ? j.plus(1) : j);
+            submitLine[1] = Here.line(); o.submit(epilogue, in(acc), in(bBlock), outExisting(y.block(T, T).at(i, j)));
         })));
         return pb;
     }

@@ -103,7 +103,8 @@ class VerifierTest {
 
     @Test
     void outputDirectionIsOnlyForIntermediates() {
-        List<String> errs = program((o, h) -> o.submit(h.copy(), in(h.x().block(64, 64).at(0, 0)), out(h.y()), scalar(1)));
+        List<String> errs = program((o, h) -> o.submit(h.copy(), in(h.x().block(64, 64).at(0, 0)), out(h.y()),
+                scalar(1)));
         assertThat(errs).anySatisfy(e -> assertThat(e)
                 .contains("program output 'y' is caller-provided: use outExisting(...)"));
     }
@@ -119,7 +120,8 @@ class VerifierTest {
         assertThat(errs).anySatisfy(e -> assertThat(e)
                 .contains("intermediate 't' is used before any task produced it"));
         assertThat(errs).anySatisfy(e -> assertThat(e)
-                .containsPattern("intermediate 'u' is produced by submit #2 copy at VerifierTest.java:\\d+ but never read"));
+                .containsPattern("intermediate 'u' is produced by submit #2 copy at VerifierTest.java:\\d+ "
+                        + "but never read"));
     }
 
     @Test
@@ -229,8 +231,9 @@ class VerifierTest {
         Kernel raw = new Kernel("bad_mm", List.of(new TensorParam("src", FP32, 2, TensorParam.Access.READ)),
                 List.of(), List.of(new TileDecl("a", BF16, 8, 8), new TileDecl("c", BF16, 8, 8)),
                 List.of(new TileOp.MatMul(1, 0, 0, false, false)));
-        Program p = new Program("m", List.of(new TensorDecl("x", FP32, new long[] {8, 8})), List.of(new TensorDecl("y", FP32, new long[] {8, 8})),
-                List.of(raw), List.of(new Stmt.Submit("bad_mm", CoreType.AIC, List.of(
+        Program p = new Program("m", List.of(new TensorDecl("x", FP32, new long[] {8, 8})),
+                List.of(new TensorDecl("y", FP32, new long[] {8, 8})), List.of(raw),
+                List.of(new Stmt.Submit("bad_mm", CoreType.AIC, List.of(
                         new SubmitArg.TensorArg(new TensorExpr.Ref("x"), Direction.INPUT)))));
         assertThat(Verifier.check(p)).map(IrError::toString)
                 .contains("program m: kernel bad_mm: op #0 (matmul): operand c must be fp32, got tile c bf16[8x8]");

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
 
 /**
  * Checks a program before anything runs it: each kernel ({@link Kernels#validate}: operand indices, ranks, op
- * dtype rules), names, shapes, dtypes, directions against the kernels' parameter
+ * dtype and tile shape rules), names, shapes, dtypes, directions against the kernels' parameter
  * access, tensors used before they exist or never used, and slices that may leave their tensor (loop variable
  * ranges are bounded by interval arithmetic over the loop bounds, so a slice is accepted only when every
  * iteration stays inside), and kernel loads and stores that may leave the tensors a submit passes
