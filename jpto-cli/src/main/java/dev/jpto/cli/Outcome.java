@@ -1,6 +1,7 @@
 package dev.jpto.cli;
 
 import dev.jpto.compiler.WorkDirException;
+import dev.jpto.compiler.ir.VerificationException;
 import dev.jpto.lib.runner.IoErrors;
 import dev.jpto.lib.runner.JitConfigException;
 import dev.jpto.runtime.ChipRuntimeException;
@@ -34,7 +35,8 @@ final class Outcome {
             return fail(err, verbose, e, name + ": runtime error: " + e.getMessage() + hint, ExitCodes.RUNTIME);
         } catch (CancellationException e) {
             return fail(err, verbose, e, name + ": interrupted: " + e.getMessage(), ExitCodes.INTERRUPTED);
-        } catch (UsageException | JitConfigException | WorkDirException | IllegalArgumentException e) {
+        } catch (UsageException | JitConfigException | WorkDirException | IllegalArgumentException
+                 | VerificationException e) { // an invalid program or kernel is bad input, found before it runs
             return fail(err, verbose, e, name + ": " + e.getMessage(), ExitCodes.USAGE);
         } catch (Exception e) {
             Optional<VirtualMachineError> vm = OutOfResources.in(e);

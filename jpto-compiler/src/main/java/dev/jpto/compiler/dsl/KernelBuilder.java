@@ -3,6 +3,7 @@ package dev.jpto.compiler.dsl;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.kernel.Kernel;
+import dev.jpto.isa.kernel.Kernels;
 import dev.jpto.isa.kernel.ScalarDecl;
 import dev.jpto.isa.kernel.TensorParam;
 import dev.jpto.isa.kernel.TileDecl;
@@ -13,7 +14,9 @@ import dev.jpto.isa.op.TileOp;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
@@ -34,6 +37,10 @@ import java.util.function.Consumer;
  * (a scalar parameter, a loop variable, or an affine combination); anything else is rejected naming the op.
  * Scalar parameters are declared before the first loop, because the ISA numbers scalar registers
  * parameters-first.
+ *
+ * <p>{@link #build()} checks the kernel as a device toolchain would ({@link Kernels#validate}: operand dtypes,
+ * tile shapes through the op stream) and names the source line of the offending op, e.g.
+ * {@code kernel bias_relu: op #4 (add) at ReluDense.java:89: operand b (tile bad fp32[64x32]) must be 64x64 ...}.
  */
 public final class KernelBuilder {
     private final String name;
@@ -41,6 +48,8 @@ public final class KernelBuilder {
     private final List<ScalarDecl> scalars = new ArrayList<>();
     private final List<TileDecl> tiles = new ArrayList<>();
     private final Deque<List<TileOp>> bodies = new ArrayDeque<>();
+    /** Where each op was written; by identity, since two equal ops may come from different lines. */
+    private final Map<TileOp, SourceLine> sources = new IdentityHashMap<>();
     private boolean built;
 
     private KernelBuilder(String name) {
@@ -331,14 +340,24 @@ public final class KernelBuilder {
         return forRange(var, start, end, 1, body);
     }
 
-    /** The finished kernel. A builder builds once. */
+    /**
+     * The finished kernel, validated. A builder builds once.
+     *
+     * @throws IllegalArgumentException naming the op, its source line and the operands when the kernel breaks
+     *                                  an ISA rule (a dtype an op does not take, mismatched tile shapes, ...)
+     */
     public Kernel build() {
         open();
         if (bodies.size() != 1) {
             throw new IllegalStateException("kernel " + name + ": build() inside a forRange body");
         }
         built = true;
-        return new Kernel(name, tensors, scalars, tiles, bodies.peek());
+        Kernel kernel = new Kernel(name, tensors, scalars, tiles, bodies.peek());
+        Kernels.validate(kernel, op -> {
+            SourceLine line = sources.get(op);
+            return line == null ? null : line.toString();
+        });
+        return kernel;
     }
 
     // ---- helpers ----
@@ -353,6 +372,7 @@ public final class KernelBuilder {
     private KernelBuilder emit(TileOp op) {
         open();
         bodies.peek().add(op);
+        sources.put(op, SourceLine.ofCaller());
         return this;
     }
 

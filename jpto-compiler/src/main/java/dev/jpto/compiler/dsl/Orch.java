@@ -28,18 +28,19 @@ public final class Orch {
     /** An intermediate tensor; the first task that passes it with {@code out(...)} allocates it on the heap ring. */
     public TensorVar alloc(String name, DType dtype, long... shape) {
         TensorDecl decl = new TensorDecl(name, dtype, shape);
-        blocks.peek().add(new Stmt.Alloc(decl));
+        add(new Stmt.Alloc(decl), SourceLine.ofCaller());
         return new TensorVar(new TensorExpr.Ref(name), dtype, shape);
     }
 
     /** {@code for var in range(start, end, step)}; bounds may use enclosing loop variables. */
     public void forRange(String var, Object start, Object end, long step, Consumer<Affine> body) {
+        SourceLine line = SourceLine.ofCaller();
         Affine from = affine("forRange " + var + " start", start);
         Affine to = affine("forRange " + var + " end", end);
         blocks.push(new ArrayList<>());
         body.accept(Affine.var(var));
         List<Stmt> stmts = blocks.pop();
-        blocks.peek().add(new Stmt.For(var, from, to, step, stmts));
+        add(new Stmt.For(var, from, to, step, stmts), line);
     }
 
     /** {@code for var in range(start, end)}. */
@@ -59,16 +60,17 @@ public final class Orch {
      * the ring planner assumes, and a larger value fails the run.
      */
     public Affine read(String var, TensorVar element, long max) {
-        blocks.peek().add(new Stmt.Read(var, element.expr(), max));
+        add(new Stmt.Read(var, element.expr(), max), SourceLine.ofCaller());
         return Affine.var(var);
     }
 
     /** A runtime scope around {@code body}: its tasks leave their ring's scope hold when it closes. */
     public void scope(Runnable body) {
+        SourceLine line = SourceLine.ofCaller();
         blocks.push(new ArrayList<>());
         body.run();
         List<Stmt> stmts = blocks.pop();
-        blocks.peek().add(new Stmt.Scope(stmts));
+        add(new Stmt.Scope(stmts), line);
     }
 
     /** Submits a task running {@code kernel}; arguments follow the kernel's parameters (tensors, then scalars). */
@@ -81,7 +83,12 @@ public final class Orch {
         for (TaskArg a : args) {
             list.add(a.arg());
         }
-        blocks.peek().add(new Stmt.Submit(kernel.name(), kernel.coreType(), list));
+        add(new Stmt.Submit(kernel.name(), kernel.coreType(), list), SourceLine.ofCaller());
+    }
+
+    private void add(Stmt stmt, SourceLine line) {
+        blocks.peek().add(stmt);
+        program.recordSource(stmt, line);
     }
 
     List<Stmt> finish() {

@@ -14,15 +14,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
  * Checks a program before anything runs it: each kernel ({@link Kernels#validate}: operand indices, ranks, op
- * dtype rules), names, shapes, dtypes, directions against the kernels' parameter
+ * dtype and tile shape rules), names, shapes, dtypes, directions against the kernels' parameter
  * access, tensors used before they exist or never used, and slices that may leave their tensor (loop variable
  * ranges are bounded by interval arithmetic over the loop bounds, so a slice is accepted only when every
  * iteration stays inside), and kernel loads and stores that may leave the tensors a submit passes
- * ({@link KernelAccessCheck}). Every finding names the program element ({@link IrError#where()}) and the rule.
+ * ({@link KernelAccessCheck}), and kernels submitted to a core type that cannot run them ({@link CoreTypeRule}).
+ * Every finding names the program element ({@link IrError#where()}, with the source line that created it when
+ * the caller knows it) and the rule.
  *
  * <p>Lifetime rules for intermediates ({@link Stmt.Alloc}): visible only in the statement list that declares
  * them; produced exactly once, by an OUTPUT argument naming the whole tensor, in the same loop body (an
@@ -58,6 +61,7 @@ public final class Verifier {
     }
 
     private final Program program;
+    private final Function<Object, String> sourceLine;
     private final List<IrError> errors = new ArrayList<>();
     private final Deque<String> path = new ArrayDeque<>();
     private final Map<String, Interval> vars = new LinkedHashMap<>();
@@ -65,11 +69,13 @@ public final class Verifier {
     private final Map<String, Kernel> kernels = new HashMap<>();
     private final Set<String> validKernels = new HashSet<>();
     private final Set<String> submittedKernels = new HashSet<>();
+    private final Set<String> coreTypeFindings = new HashSet<>();
     private int loopDepth;
     private int submitCount;
 
-    private Verifier(Program program) {
+    private Verifier(Program program, Function<Object, String> sourceLine) {
         this.program = program;
+        this.sourceLine = sourceLine;
     }
 
     /** Whether {@code name} follows {@link #IDENTIFIER_RULE}. */
@@ -79,17 +85,36 @@ public final class Verifier {
 
     /** All findings; empty when the program is valid. */
     public static List<IrError> check(Program program) {
-        Verifier v = new Verifier(program);
+        return check(program, node -> null);
+    }
+
+    /**
+     * All findings; {@code sourceLine} gives where a statement or kernel of the program was written (e.g.
+     * {@code "ReluDense.java:63"}, null when unknown), and findings about it name that line.
+     */
+    public static List<IrError> check(Program program, Function<Object, String> sourceLine) {
+        Verifier v = new Verifier(program, sourceLine);
         v.run();
         return List.copyOf(v.errors);
     }
 
     /** Throws {@link VerificationException} listing every finding. */
     public static void verify(Program program) {
-        List<IrError> errors = check(program);
+        verify(program, node -> null);
+    }
+
+    /** As {@link #verify(Program)}, naming source lines as {@link #check(Program, Function)} does. */
+    public static void verify(Program program, Function<Object, String> sourceLine) {
+        List<IrError> errors = check(program, sourceLine);
         if (!errors.isEmpty()) {
             throw new VerificationException(program.name(), errors);
         }
+    }
+
+    /** " at ReluDense.java:63" for a node whose source line is known, else "". */
+    private String at(Object node) {
+        String line = sourceLine.apply(node);
+        return line == null ? "" : " at " + line;
     }
 
     private void run() {
@@ -109,7 +134,7 @@ public final class Verifier {
                 error("kernel name '" + k.name() + "' must be an identifier (" + IDENTIFIER_RULE + ")");
             }
             if (kernels.put(k.name(), k) != null) {
-                error("kernel '" + k.name() + "' is declared twice");
+                error("kernel '" + k.name() + "' is declared twice" + at(k));
             }
             try {
                 Kernels.validate(k);
@@ -137,7 +162,7 @@ public final class Verifier {
         }
         for (Kernel k : program.kernels()) {
             if (!submittedKernels.contains(k.name())) {
-                error("kernel '" + k.name() + "' is declared but never submitted (remove it)");
+                error("kernel '" + k.name() + "' is declared but never submitted (remove it)" + at(k));
             }
         }
     }
@@ -208,13 +233,15 @@ public final class Verifier {
         switch (s) {
             case Stmt.For f -> loop(f);
             case Stmt.Scope sc -> {
-                path.addLast("scope");
+                path.addLast("scope" + at(sc));
                 block(sc.body());
                 path.removeLast();
             }
             case Stmt.Alloc a -> {
+                path.addLast("alloc " + a.tensor().name() + at(a));
                 checkDecl(a.tensor(), "intermediate");
                 declare(a.tensor(), Role.INTERMEDIATE);
+                path.removeLast();
             }
             case Stmt.Submit sub -> submit(sub);
             case Stmt.Read r -> read(r);
@@ -222,7 +249,7 @@ public final class Verifier {
     }
 
     private void read(Stmt.Read r) {
-        path.addLast("read " + r.var());
+        path.addLast("read " + r.var() + at(r));
         try {
             if (!IDENTIFIER.matcher(r.var()).matches()) {
                 error("read variable '" + r.var() + "' must be an identifier");
@@ -258,7 +285,7 @@ public final class Verifier {
     }
 
     private void loop(Stmt.For f) {
-        path.addLast("for " + f.var());
+        path.addLast("for " + f.var() + at(f));
         if (!IDENTIFIER.matcher(f.var()).matches()) {
             error("loop variable '" + f.var() + "' must be an identifier");
         }
@@ -317,7 +344,7 @@ public final class Verifier {
 
     private void submit(Stmt.Submit sub) {
         submitCount++;
-        path.addLast("submit #" + submitCount + " " + sub.kernel());
+        path.addLast("submit #" + submitCount + " " + sub.kernel() + at(sub));
         try {
             Kernel k = kernels.get(sub.kernel());
             if (k == null) {
@@ -326,6 +353,10 @@ public final class Verifier {
                 return;
             }
             submittedKernels.add(k.name());
+            String coreFinding = CoreTypeRule.violation(k, sub.coreType());
+            if (coreFinding != null && coreTypeFindings.add(k.name() + "/" + sub.coreType())) {
+                error(coreFinding);
+            }
             int nTensors = k.tensors().size();
             int nScalars = k.scalarParamCount();
             if (sub.args().size() != nTensors + nScalars) {

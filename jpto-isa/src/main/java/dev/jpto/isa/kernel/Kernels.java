@@ -6,12 +6,14 @@ import dev.jpto.isa.op.Idx;
 import dev.jpto.isa.op.Scalar;
 import dev.jpto.isa.op.TileOp;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Static checks of a kernel, before it runs: every tile, tensor and scalar index in range, loop slots are
- * loop variables bound once and used only inside their loop, offsets match tensor ranks, and the dtype
- * rules of each op (which do not depend on valid regions) hold. Errors name the kernel, the op position
- * ({@code #3} is the fourth top-level op, {@code #3.0} the first op in its loop body) and the operand.
+ * loop variables bound once and used only inside their loop, offsets match tensor ranks, the dtype rules of
+ * each op hold, and the valid regions its operands certainly have fit the op ({@link ShapeFlow}). Errors name
+ * the kernel, the op position ({@code #3} is the fourth top-level op, {@code #3.0} the first op in its loop
+ * body), where the op was written when known, and the operand.
  */
 public final class Kernels {
     private Kernels() {
@@ -19,21 +21,39 @@ public final class Kernels {
 
     /** Throws {@link IllegalArgumentException} on the first rule the kernel breaks. */
     public static void validate(Kernel k) {
-        new Validator(k).ops(k.body(), "", new boolean[k.scalars().size()]);
+        validate(k, op -> null);
+    }
+
+    /**
+     * As {@link #validate(Kernel)}; {@code sourceLine} gives where each op was written (e.g.
+     * {@code "ReluDense.java:87"}, null when unknown), and the message names it.
+     */
+    public static void validate(Kernel k, Function<? super TileOp, String> sourceLine) {
+        new Validator(k, sourceLine).ops(k.body(), "", new boolean[k.scalars().size()]);
+        ShapeFlow.check(k, sourceLine);
+    }
+
+    /** "kernel K: op #3.0 (add) at ReluDense.java:87": how messages name an op. */
+    static String where(Kernel k, String position, TileOp op, Function<? super TileOp, String> sourceLine) {
+        String line = sourceLine.apply(op);
+        return "kernel " + k.name() + ": op #" + position + " (" + Mnemonics.of(op) + ")"
+                + (line == null ? "" : " at " + line);
     }
 
     private static final class Validator {
         private final Kernel k;
+        private final Function<? super TileOp, String> sourceLine;
         private String where;
 
-        Validator(Kernel k) {
+        Validator(Kernel k, Function<? super TileOp, String> sourceLine) {
             this.k = k;
+            this.sourceLine = sourceLine;
         }
 
         void ops(List<TileOp> ops, String prefix, boolean[] bound) {
             for (int i = 0; i < ops.size(); i++) {
                 TileOp op = ops.get(i);
-                where = "kernel " + k.name() + ": op #" + prefix + i + " (" + Mnemonics.of(op) + ")";
+                where = where(k, prefix + i, op, sourceLine);
                 op(op, bound);
                 if (op instanceof TileOp.Loop loop) {
                     bound[loop.slot()] = true;

@@ -472,13 +472,14 @@ public final class ProgramGenerator {
                 args.add(new SubmitArg.FloatArg(rnd.nextBounded(7) - 3.0));
             }
         }
-        Kernel k = kernel("k" + kernels.size(), args, rows, cols);
+        KernelDraft draft = kernel("k" + kernels.size(), args, rows, cols);
         CoreType core = rnd.nextBounded(4) == 0 ? CoreType.AIC : CoreType.AIV;
+        Kernel k = draft.build(core);
         return new Candidate(new Stmt.Submit(k.name(), core, args), k);
     }
 
     private Stmt.Submit submitOf(List<SubmitArg> args, long rows, long cols) {
-        Kernel k = kernel("k" + kernels.size(), args, rows, cols);
+        Kernel k = kernel("k" + kernels.size(), args, rows, cols).build(CoreType.AIV);
         kernels.add(k);
         coreTypes.add(CoreType.AIV);
         return new Stmt.Submit(k.name(), CoreType.AIV, args);
@@ -560,12 +561,28 @@ public final class ProgramGenerator {
 
     // ---- kernels -------------------------------------------------------------------------------------------
 
+    /** A kernel with its vector ops written; {@link #build} finishes it for the core type it is submitted to. */
+    private record KernelDraft(KernelBuilder k, KTile acc) {
+        /**
+         * A cube core runs matmul kernels only (the compiler rejects others there): for AIC the draft gets a
+         * matmul whose product is not stored, so the kernel's results stay those of its vector ops.
+         */
+        Kernel build(CoreType core) {
+            if (core == CoreType.AIC) {
+                KTile ones = k.tile("ones", FP32, acc.cols(), 1);
+                KTile product = k.tile("product", FP32, acc.rows(), 1);
+                k.fill(ones, 1).matmul(product, acc, ones);
+            }
+            return k.build();
+        }
+    }
+
     /**
      * A kernel for these arguments: tile shape {@code rows × cols}; reads fold into an accumulator with a
      * random elementwise op, an optional row reduction is broadcast back, scalar parameters are applied, and
      * each written parameter gets the accumulator plus its own offset. Every step is clamped.
      */
-    private Kernel kernel(String name, List<SubmitArg> args, long rows, long cols) {
+    private KernelDraft kernel(String name, List<SubmitArg> args, long rows, long cols) {
         KernelBuilder k = KernelBuilder.kernel(name);
         List<KTensor> reads = new ArrayList<>();
         List<KTensor> writes = new ArrayList<>();
@@ -621,7 +638,7 @@ public final class ProgramGenerator {
             k.adds(tmp, acc, w + 1.0);
             k.store(tmp, writes.get(w), 0, 0);
         }
-        return k.build();
+        return new KernelDraft(k, acc);
     }
 
     /** The parameter access a direction needs; NO_DEP writes only program outputs, and only sometimes. */

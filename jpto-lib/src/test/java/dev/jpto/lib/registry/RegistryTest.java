@@ -3,7 +3,13 @@ package dev.jpto.lib.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jpto.compiler.dsl.KTensor;
+import dev.jpto.compiler.dsl.KTile;
+import dev.jpto.compiler.dsl.KernelBuilder;
+import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.ProgramBuilder;
+import dev.jpto.compiler.dsl.TaskArg;
+import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.isa.DType;
 import dev.jpto.lib.Programs;
@@ -14,12 +20,18 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class RegistryTest {
-    /** A program with input x fp32[4, 4] and output y fp32[4, 4] that submits nothing. */
-    private static Program empty() {
-        ProgramBuilder p = ProgramBuilder.program("empty");
-        p.input("x", DType.FP32, 4, 4);
-        p.output("y", DType.FP32, 4, 4);
-        p.orchestrate(o -> { });
+    /** The smallest valid program with input x and output y, both fp32[4, 4]: one task copies x to y. */
+    private static Program copyXToY() {
+        KernelBuilder k = KernelBuilder.kernel("copy");
+        KTensor src = k.input("src", DType.FP32, 2);
+        KTensor dst = k.output("dst", DType.FP32, 2);
+        KTile t = k.tile("t", DType.FP32, 4, 4);
+        k.load(t, src, 0, 0).store(t, dst, 0, 0);
+        ProgramBuilder p = ProgramBuilder.program("copy_x_to_y");
+        TensorVar x = p.input("x", DType.FP32, 4, 4);
+        TensorVar y = p.output("y", DType.FP32, 4, 4);
+        KernelRef copy = p.aiv(k.build());
+        p.orchestrate(o -> o.submit(copy, TaskArg.in(x), TaskArg.outExisting(y)));
         return p.build();
     }
 
@@ -62,7 +74,7 @@ class RegistryTest {
 
     @Test
     void aSpecWhoseInputsDisagreeWithItsProgramIsRejected() {
-        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", empty(),
+        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", copyXToY(),
                 List.of(InputSpec.of("x", DType.BF16, new long[] {4, 4}, new Init.Uniform(0, 1))), NO_OP,
                 Map.of("y", Comparators.allclose(0, 0)), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -72,7 +84,7 @@ class RegistryTest {
 
     @Test
     void aSpecNeedsOneComparatorPerOutput() {
-        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", empty(),
+        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", copyXToY(),
                 List.of(InputSpec.of("x", DType.FP32, new long[] {4, 4}, new Init.Uniform(0, 1))), NO_OP,
                 Map.of("z", Comparators.allclose(0, 0)), Map.of()))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -81,7 +93,7 @@ class RegistryTest {
 
     @Test
     void aDefaultRuntimeCfgWithAnUnknownKeyIsRejectedWhenTheSpecIsBuilt() {
-        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", empty(),
+        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", copyXToY(),
                 List.of(InputSpec.of("x", DType.FP32, new long[] {4, 4}, new Init.Uniform(0, 1))), NO_OP,
                 Map.of("y", Comparators.allclose(0, 0)), Map.of("ring_heep", "1GiB")))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -241,13 +241,13 @@ final class HcPreStage {
     }
 
     /**
-     * {@code dst[R×1] = value of tensor element (0, col)} on every row: a 1×1 load times a column of ones (one
-     * exact multiply per row), since scalar registers only hold task parameters.
+     * {@code dst[R×1] = value of tensor element (0, col)} on every row: a 1×1 load added to a zeroed column (exact),
+     * since scalar registers only hold task parameters. Vector ops only: the vector kernels calling this cannot
+     * use the cube (a matmul here made them unrunnable on an AIV).
      */
     static void broadcastScalar(KernelBuilder kb, KTile dst, KTensor src, int col, String tag) {
-        KTile one = kb.tile("ones_" + tag, FP32, dst.rows(), 1);
         KTile v = kb.tile("v11_" + tag, FP32, 1, 1);
-        kb.fill(one, 1).load(v, src, 0, col).matmul(dst, one, v);
+        kb.fill(dst, 0).load(v, src, 0, col).colBroadcast(Fn.Binary.ADD, dst, dst, v);
     }
 
     /** c_i /= (Σ_i c_i + eps) column-wise, summing i in order. */
