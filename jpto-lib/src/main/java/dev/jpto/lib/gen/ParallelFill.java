@@ -72,9 +72,15 @@ public final class ParallelFill {
             }
             case BF16 -> {
                 for (int i = 0; i < len; i++) {
-                    s.shorts[i] = DType.doubleToBf16(v[i]);
+                    s.shorts[i] = bf16(v[i]);
                 }
                 MemorySegment.copy(s.shorts, 0, seg, SHORT_LE, at, len);
+            }
+            case INT8 -> {
+                for (int i = 0; i < len; i++) {
+                    s.bytes[i] = int8(v[i]);
+                }
+                MemorySegment.copy(s.bytes, 0, seg, ValueLayout.JAVA_BYTE, at, len);
             }
             default -> {
                 int size = dtype.byteSize();
@@ -85,10 +91,32 @@ public final class ParallelFill {
         }
     }
 
+    /**
+     * {@link DType#doubleToBf16} without data-dependent branches (random data mispredicts them half the time):
+     * round to odd into fp32 (truncate an inexact value toward zero, set the last bit), then to nearest even.
+     */
+    static short bf16(double v) {
+        float f = (float) v;
+        int bits = Float.floatToRawIntBits(f);
+        bits -= Math.abs((double) f) > Math.abs(v) ? 1 : 0; // rounded away from zero: one ulp back (Inf → MAX)
+        bits |= (double) f != v ? 1 : 0; // NaN too: its low bits vanish below, like the reference's
+        if ((bits & 0x7FFFFFFF) > 0x7F800000) {
+            return (short) ((bits >>> 16) | 0x0040);
+        }
+        return (short) ((bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16);
+    }
+
+    /** {@link DType#storeDouble} for int8: round half to even, saturate to [−128, 127], NaN → 0. */
+    static byte int8(double v) {
+        double r = Math.rint(v);
+        return (byte) (r != r ? 0 : Math.max(-128, Math.min(127, (int) r)));
+    }
+
     /** One thread's chunk buffers. */
     private static final class Scratch {
         final double[] values = new double[CHUNK];
         final float[] floats = new float[CHUNK];
         final short[] shorts = new short[CHUNK];
+        final byte[] bytes = new byte[CHUNK];
     }
 }

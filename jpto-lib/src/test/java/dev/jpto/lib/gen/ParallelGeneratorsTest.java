@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
 import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
@@ -86,6 +87,23 @@ class ParallelGeneratorsTest {
         SplitMix64 skipped = new SplitMix64(0x1234_5678_9ABCL);
         skipped.skip(vector.length + 1);
         assertThat(skipped.nextLong()).as("skip lands where the draws did").isEqualTo(b.nextLong());
+    }
+
+    @Test
+    void branchFreeStoresRoundLikeTheDtype() {
+        SplitMix64 r = new SplitMix64(17);
+        double[] special = {0.0, -0.0, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1e300,
+                -1e300, Double.MIN_VALUE, -Double.MIN_VALUE, Float.MAX_VALUE, 0x1.0p-149, 127.5, 128.5, -128.5,
+                -127.5, 0.5, -0.5, 1.5, 2.5, 3.4028235677973366e38};
+        MemorySegment cell = MemorySegment.ofArray(new byte[2]);
+        for (int i = 0; i < 2_000_000 + special.length; i++) {
+            double v = i < special.length ? special[i]
+                    : Double.longBitsToDouble(r.nextLong()) % 1e6 * (i % 3 == 0 ? 1e-30 : 1);
+            DType.BF16.storeDouble(cell, 0, v);
+            assertThat(ParallelFill.bf16(v)).as("bf16 of %s", v).isEqualTo(cell.get(ValueLayout.JAVA_SHORT_UNALIGNED, 0));
+            DType.INT8.storeDouble(cell, 0, v);
+            assertThat(ParallelFill.int8(v)).as("int8 of %s", v).isEqualTo(cell.get(ValueLayout.JAVA_BYTE, 0));
+        }
     }
 
     private static byte[] bytes(Tensor t) {

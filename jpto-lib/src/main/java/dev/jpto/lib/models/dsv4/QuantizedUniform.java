@@ -4,6 +4,12 @@ import dev.jpto.isa.Tensor;
 import dev.jpto.lib.gen.ParallelFill;
 import java.util.concurrent.ForkJoinPool;
 import java.util.stream.IntStream;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * A bf16 weight {@code W = bf16((U − shift)·scale)} of shape [rows, cols] (element i takes draw i of its stream),
@@ -14,6 +20,12 @@ import java.util.stream.IntStream;
  * regenerates W chunk by chunk into the codes. The codes and scales tensors share the maxima ({@link ScaleCache}).
  */
 final class QuantizedUniform {
+    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    /** fp32 lanes as many as D's: the weights are computed in double, then narrowed lane for lane. */
+    private static final VectorSpecies<Float> F = VectorSpecies.of(float.class,
+            VectorShape.forBitSize(Math.max(64, D.vectorBitSize() / 2)));
+    private static final boolean VECTOR = F.length() == D.length();
+    private static final float RINT_MAGIC = 12582912f; // 1.5·2^23
     private final String name;
     private final int rows;
     private final int cols;
@@ -60,10 +72,15 @@ final class QuantizedUniform {
                 Init.RandomSource r = c.stream(name);
                 r.skip(first);
                 r.uniforms(out, 0, n);
-                for (int i = 0; i < n; i++) {
-                    long flat = first + i;
-                    int g = (int) (perRow ? flat / cols : flat % cols);
-                    out[i] = Dsv4Numerics.i8q(weight(out[i]) * sq[g]);
+                int row = (int) (first / cols);
+                int col = (int) (first % cols); // walked, not divided per element (a 64-bit division is slow)
+                int i = 0;
+                while (i < n) {
+                    int run = Math.min(n - i, cols - col); // the rest of this row
+                    quantise(out, i, run, sq, perRow ? row : -1, col);
+                    i += run;
+                    col = 0;
+                    row++;
                 }
             });
         }
@@ -76,6 +93,68 @@ final class QuantizedUniform {
 
     private float weight(double u) {
         return Dsv4Numerics.bf16((float) ((u - shift) * scale));
+    }
+
+    /**
+     * {@link #weight} of {@code F.length()} uniforms from {@code u[at]}: the same IEEE operations lane-wise (the
+     * double → float cast rounds to nearest even; bf16 rounding as {@code DType.floatToBf16} for finite values).
+     */
+    private FloatVector weights(double[] u, int at) {
+        FloatVector f = (FloatVector) DoubleVector.fromArray(D, u, at).sub(shift).mul(scale)
+                .convertShape(VectorOperators.D2F, F, 0);
+        IntVector bits = f.reinterpretAsInts();
+        IntVector lsb = bits.lanewise(VectorOperators.LSHR, 16).and(1);
+        return bits.add(0x7FFF).add(lsb).and(0xFFFF0000).reinterpretAsFloats();
+    }
+
+    /** max |W| over one row of uniforms (max is order-independent: any lane split gives the same value). */
+    private float rowMax(double[] u) {
+        int k = 0;
+        float m = 0;
+        if (VECTOR) {
+            FloatVector acc = FloatVector.zero(F);
+            for (; k + F.length() <= u.length; k += F.length()) {
+                acc = acc.max(weights(u, k).abs());
+            }
+            m = acc.reduceLanes(VectorOperators.MAX);
+        }
+        for (; k < u.length; k++) {
+            m = Math.max(m, Math.abs(weight(u[k])));
+        }
+        return m;
+    }
+
+    /** amax[k] = max(amax[k], |W[k]|) over one row of uniforms. */
+    private void columnMax(double[] u, float[] amax) {
+        int k = 0;
+        if (VECTOR) {
+            for (; k + F.length() <= u.length; k += F.length()) {
+                FloatVector.fromArray(F, amax, k).max(weights(u, k).abs()).intoArray(amax, k);
+            }
+        }
+        for (; k < u.length; k++) {
+            amax[k] = Math.max(amax[k], Math.abs(weight(u[k])));
+        }
+    }
+
+    /**
+     * The codes of {@code len} uniforms {@code v[at..]} of one row from column {@code col} on, in place:
+     * {@code i8q(W·sq)} with sq of the row ({@code row >= 0}) or of each column. Lane-wise, rint of |x| &lt; 2^22 in
+     * fp32 is {@code (x + 1.5·2^23) − 1.5·2^23} (the sum's ulp is 1, rounded to nearest even), and W·sq is within ±128.
+     */
+    private void quantise(double[] v, int at, int len, float[] sq, int row, int col) {
+        int i = 0;
+        if (VECTOR) {
+            for (; i + F.length() <= len; i += F.length()) {
+                FloatVector q = row >= 0 ? FloatVector.broadcast(F, sq[row]) : FloatVector.fromArray(F, sq, col + i);
+                FloatVector x = weights(v, at + i).mul(q);
+                FloatVector r = x.add(RINT_MAGIC).sub(RINT_MAGIC).max(-127f).min(127f);
+                ((DoubleVector) r.convertShape(VectorOperators.F2D, D, 0)).intoArray(v, at + i);
+            }
+        }
+        for (; i < len; i++) {
+            v[at + i] = Dsv4Numerics.i8q(weight(v[at + i]) * sq[row >= 0 ? row : col + i]);
+        }
     }
 
     /** sq per group; the maxima are order-independent, so any split over threads gives the same values. */
@@ -92,15 +171,9 @@ final class QuantizedUniform {
             for (int row = r0; row < r1; row++) {
                 r.uniforms(u, 0, cols);
                 if (perRow) {
-                    float m = 0;
-                    for (int k = 0; k < cols; k++) {
-                        m = Math.max(m, Math.abs(weight(u[k])));
-                    }
-                    amax[row - r0] = m;
+                    amax[row - r0] = rowMax(u);
                 } else {
-                    for (int k = 0; k < cols; k++) {
-                        amax[k] = Math.max(amax[k], Math.abs(weight(u[k])));
-                    }
+                    columnMax(u, amax);
                 }
             }
             partial[task] = amax;
