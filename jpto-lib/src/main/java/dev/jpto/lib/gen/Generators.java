@@ -72,6 +72,8 @@ public final class Generators {
                     }
                 }
             });
+            // a rejected draw shifts every later element's draws, so no chunk knows its start: sequential (the
+            // integer inputs are index-sized, not weight-sized)
             case Init.IntRange ir -> fillSequential(target, name, init, seed);
             case Init.Constant c -> ParallelFill.doubles(target, (first, out, n) ->
                     java.util.Arrays.fill(out, 0, n, c.value()));
