@@ -5,6 +5,7 @@ module dev.jpto.bench {
     requires dev.jpto.isa;
     requires dev.jpto.runtime;
     requires jmh.core;
+    requires jdk.management;
 
     // JMH instantiates the benchmarks and the classes it generates reflectively. Opened, not exported:
     // nothing compiles against them, and exporting would make -Xlint:exports flag every JMH type they use.

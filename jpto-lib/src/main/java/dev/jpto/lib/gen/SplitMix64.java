@@ -1,6 +1,10 @@
 package dev.jpto.lib.gen;
 
 import java.nio.charset.StandardCharsets;
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.LongVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The SplitMix64 generator (Steele, Lea, Flood 2014; the same output function as
@@ -21,11 +25,24 @@ import java.nio.charset.StandardCharsets;
  *   fnv1a64(bytes): h = 0xCBF29CE484222325; for each byte: h = (h ^ byte) · 0x100000001B3
  * </pre>
  *
- * Not thread-safe: one instance per tensor being filled.
+ * The state is a counter ({@code state0 + k·GAMMA} before the k-th draw), so {@link #skip} jumps ahead in O(1):
+ * that is what lets a long stream be produced in independent chunks, in parallel, with the same bits.
+ *
+ * <p>Not thread-safe: one instance per thread.
  */
 public final class SplitMix64 {
     private static final long GAMMA = 0x9E3779B97F4A7C15L;
     private static final double DOUBLE_UNIT = 0x1.0p-53;
+    private static final VectorSpecies<Long> L = LongVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    /** (j + 1)·GAMMA for lane j: the state increments of one vector step's lanes. */
+    private static final long[] LANE_GAMMAS = new long[L.length()];
+
+    static {
+        for (int j = 0; j < LANE_GAMMAS.length; j++) {
+            LANE_GAMMAS[j] = (j + 1) * GAMMA;
+        }
+    }
 
     private long state;
 
@@ -41,6 +58,42 @@ public final class SplitMix64 {
     public long nextLong() {
         state += GAMMA;
         return mix64(state);
+    }
+
+    /** A copy of this stream at its current position; the two then advance independently. */
+    public SplitMix64 copy() {
+        return new SplitMix64(state);
+    }
+
+    /** Advances the stream by {@code draws} draws (of {@link #nextLong} and the methods built on one draw). */
+    public void skip(long draws) {
+        state += draws * GAMMA;
+    }
+
+    /**
+     * {@code len} draws of {@link #nextDouble} into {@code dst[off, off + len)}: the same values as a loop, computed
+     * {@code L} lanes at a time (lane j of a step is draw k + j, whose state is a counter).
+     */
+    public void nextDoubles(double[] dst, int off, int len) {
+        int lanes = L.length();
+        int i = 0;
+        if (lanes == D.length() && len >= lanes) {
+            LongVector s = LongVector.fromArray(L, LANE_GAMMAS, 0).add(state);
+            LongVector step = LongVector.broadcast(L, GAMMA * lanes);
+            for (; i + lanes <= len; i += lanes) {
+                LongVector z = s.lanewise(VectorOperators.XOR, s.lanewise(VectorOperators.LSHR, 30))
+                        .mul(0xBF58476D1CE4E5B9L);
+                z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 27)).mul(0x94D049BB133111EBL);
+                z = z.lanewise(VectorOperators.XOR, z.lanewise(VectorOperators.LSHR, 31));
+                ((DoubleVector) z.lanewise(VectorOperators.LSHR, 11).convert(VectorOperators.L2D, 0))
+                        .mul(DOUBLE_UNIT).intoArray(dst, off + i);
+                s = s.add(step);
+            }
+            state += (long) i * GAMMA;
+        }
+        for (; i < len; i++) {
+            dst[off + i] = nextDouble();
+        }
     }
 
     /** Uniform in [0, 1) with 53 random bits. */

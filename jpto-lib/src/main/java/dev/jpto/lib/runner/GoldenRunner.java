@@ -4,7 +4,6 @@ import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
-import dev.jpto.lib.registry.InputFill;
 import dev.jpto.lib.registry.InputSpec;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.runtime.ChipRuntimeException;
@@ -114,26 +113,12 @@ public final class GoldenRunner {
         log.done("compile", s, compiled.summary() + ", work dir " + workDir);
 
         s = log.begin("generate inputs");
-        Map<String, Tensor> inputs = new LinkedHashMap<>();
-        long inputBytes = 0;
-        for (InputSpec in : program.inputs()) {
-            Tensor t = Tensor.allocate(arena, in.dtype(), in.shape());
-            in.fill().fill(t, in.name(), spec.seed());
-            inputs.put(in.name(), t);
-            inputBytes += t.byteSize();
-        }
+        Map<String, Tensor> inputs = InputGeneration.inputs(program, spec.seed(), arena);
+        long inputBytes = inputs.values().stream().mapToLong(Tensor::byteSize).sum();
         log.done("generate inputs", s, inputs.size() + " tensor(s), " + Sizes.approx(inputBytes));
 
         // outputs updated in place start from their fill, in the golden's tensors and the chip's alike
-        Map<String, Tensor> initial = new LinkedHashMap<>();
-        for (TensorDecl d : program.outputs()) {
-            InputFill fill = program.outputFills().get(d.name());
-            if (fill != null) {
-                Tensor t = Tensor.allocate(arena, d.dtype(), d.shape());
-                fill.fill(t, d.name(), spec.seed());
-                initial.put(d.name(), t);
-            }
-        }
+        Map<String, Tensor> initial = InputGeneration.initialOutputs(program, spec.seed(), arena);
 
         s = log.begin("compute golden");
         Map<String, Tensor> golden = outputs(program.outputs(), initial, arena);

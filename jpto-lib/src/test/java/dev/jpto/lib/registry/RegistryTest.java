@@ -104,7 +104,7 @@ class RegistryTest {
 
     @Test
     void aDefaultRuntimeCfgWithACallersSettingIsRejectedWhenTheSpecIsBuilt() {
-        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", empty(),
+        assertThatThrownBy(() -> new ProgramSpec("t.empty", "tiny", copyXToY(),
                 List.of(InputSpec.of("x", DType.FP32, new long[] {4, 4}, new Init.Uniform(0, 1))), NO_OP,
                 Map.of("y", Comparators.allclose(0, 0)), Map.of("output_prefix", "/tmp/elsewhere")))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -1,6 +1,7 @@
 package dev.jpto.lib.models.dsv4;
 
 import dev.jpto.isa.Tensor;
+import dev.jpto.lib.gen.ParallelFill;
 import java.util.stream.IntStream;
 
 /**
@@ -12,54 +13,33 @@ final class Dsv4Fills {
     private Dsv4Fills() {
     }
 
-    /** {@code 2U−1} on active rows, zero on padding rows (first dim = token rows). */
+    /** {@code 2U−1} on active rows, zero on padding rows (first dim = token rows); element i takes draw i. */
     static Init xHc(int numTokens) {
         return new Init.Custom("2U-1 fp32; rows t >= num_tokens set to 0", (t, c) -> {
-            Init.RandomSource r = c.stream("x_hc");
             long rowLen = t.numel() / t.shape(0);
-            for (long i = 0; i < t.numel(); i++) {
-                double u = 2 * r.uniform() - 1;
-                t.setDouble(i, i / rowLen < numTokens ? u : 0);
-            }
+            ParallelFill.doubles(t, (first, out, n) -> {
+                Init.RandomSource r = c.stream("x_hc");
+                r.skip(first);
+                r.uniforms(out, 0, n);
+                for (int i = 0; i < n; i++) {
+                    out[i] = (first + i) / rowLen < numTokens ? 2 * out[i] - 1 : 0;
+                }
+            });
         });
     }
 
     /**
      * A bf16 weight {@code W = bf16((U−0.5)·scale)} quantised symmetrically to int8, per column ({@code perRow}
      * false: amax over dim 0, as wq_b) or per row (true: amax over dim 1, as wo_b). {@code scaleTensor} false fills
-     * the int8 codes, true fills the fp32 dequant scales 1/sq.
+     * the int8 codes, true fills the fp32 dequant scales 1/sq ({@link QuantizedUniform}).
      */
     static Init quantizedUniform(String weightName, int rows, int cols, double scale, boolean perRow,
                                  boolean scaleTensor) {
         String rule = "W = bf16((U-0.5)·" + (float) scale + ") [" + rows + ", " + cols + "]; per "
                 + (perRow ? "row" : "column") + " amax = max(|W|, 1e-4), sq = 127/amax; "
                 + (scaleTensor ? weightName + "_scale = 1/sq" : weightName + " = clamp(rint(W·sq), ±127) int8");
-        return new Init.Custom(rule, (t, c) -> {
-            float[] w = new float[Math.multiplyExact(rows, cols)];
-            Init.RandomSource r = c.stream(weightName);
-            for (int i = 0; i < w.length; i++) {
-                w[i] = Dsv4Numerics.bf16((float) ((r.uniform() - 0.5) * scale));
-            }
-            int groups = perRow ? rows : cols;
-            float[] sq = new float[groups];
-            for (int i = 0; i < w.length; i++) {
-                int g = perRow ? i / cols : i % cols;
-                sq[g] = Math.max(sq[g], Math.abs(w[i]));
-            }
-            for (int g = 0; g < groups; g++) {
-                sq[g] = Dsv4Numerics.quantMultiplier(sq[g]);
-            }
-            if (scaleTensor) {
-                for (int g = 0; g < groups; g++) {
-                    t.setDouble(g, 1.0f / sq[g]);
-                }
-            } else {
-                for (int i = 0; i < w.length; i++) {
-                    w[i] = Dsv4Numerics.i8q(w[i] * sq[perRow ? i / cols : i % cols]);
-                }
-                Arrays32.store(t, w);
-            }
-        });
+        QuantizedUniform w = new QuantizedUniform(weightName, rows, cols, 0.5, scale, perRow);
+        return new Init.Custom(rule, scaleTensor ? w.scales() : w.codes());
     }
 
     /**

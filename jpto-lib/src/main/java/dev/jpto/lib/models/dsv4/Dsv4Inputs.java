@@ -101,6 +101,16 @@ public final class Dsv4Inputs {
             public double normal() {
                 return Ziggurat.normal(r);
             }
+
+            @Override
+            public void uniforms(double[] dst, int off, int len) {
+                r.nextDoubles(dst, off, len);
+            }
+
+            @Override
+            public void skip(long draws) {
+                r.skip(draws);
+            }
         };
     }
 }

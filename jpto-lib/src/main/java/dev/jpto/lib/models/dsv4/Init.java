@@ -111,5 +111,14 @@ public sealed interface Init {
 
         /** Standard normal: ziggurat on the tensor's stream ({@link dev.jpto.lib.gen.Ziggurat}). */
         double normal();
+
+        /** {@code len} uniforms into {@code dst[off, off + len)}: the values of as many {@link #uniform()} calls. */
+        void uniforms(double[] dst, int off, int len);
+
+        /**
+         * Advances the stream by {@code draws} uniform draws, in O(1): a rule that draws only uniforms can so
+         * produce element i (draw i) in any chunk, on any thread. A normal takes a variable number of draws.
+         */
+        void skip(long draws);
     }
 }

@@ -177,26 +177,9 @@ final class MoeFills {
     static Init projWeight(String stream, int out, int in, boolean scaleTensor) {
         String rule = "W = bf16(U[0,1)/sqrt(" + in + ")) [" + out + ", " + in + "]; per output row sq = 127/amax; "
                 + (scaleTensor ? "scale = 1/sq" : "int8 = clamp(rint(W·sq), ±127)");
-        return new Init.Custom(rule, (t, c) -> {
-            Init.RandomSource r = c.stream(stream);
-            float[] w = new float[in];
-            double inv = 1 / Math.sqrt(in);
-            for (int o = 0; o < out; o++) {
-                float amax = 0;
-                for (int k = 0; k < in; k++) {
-                    w[k] = Dsv4Numerics.bf16((float) (r.uniform() * inv));
-                    amax = Math.max(amax, Math.abs(w[k]));
-                }
-                float sq = Dsv4Numerics.quantMultiplier(amax);
-                if (scaleTensor) {
-                    t.setDouble(o, 1.0f / sq);
-                } else {
-                    for (int k = 0; k < in; k++) {
-                        t.setDouble((long) o * in + k, Dsv4Numerics.i8q(w[k] * sq));
-                    }
-                }
-            }
-        });
+        // U − 0 == U exactly, so this is the rule with shift 0
+        QuantizedUniform w = new QuantizedUniform(stream, out, in, 0.0, 1 / Math.sqrt(in), true);
+        return new Init.Custom(rule, scaleTensor ? w.scales() : w.codes());
     }
 
     /** torch.bucketize(x, FP4_MID) (right=False: first i with x <= MID[i]), clamped to 7. */
