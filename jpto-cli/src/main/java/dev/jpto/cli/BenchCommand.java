@@ -39,27 +39,31 @@ public final class BenchCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--size", defaultValue = "1024", description = "M = N = K, a multiple of --tile (default ${DEFAULT-VALUE})")
+        @Option(names = "--size", defaultValue = "1024",
+                description = "M = N = K, a multiple of --tile (default ${DEFAULT-VALUE})")
         int size;
 
         @Option(names = "--dtype", defaultValue = "fp32",
                 description = "input dtype of A and B: fp32, bf16, fp16 or int8 (default ${DEFAULT-VALUE})")
         String dtype;
 
-        @Option(names = "--tile", defaultValue = "128", description = "edge of every matmul call's tiles (default ${DEFAULT-VALUE})")
+        @Option(names = "--tile", defaultValue = "128",
+                description = "edge of every matmul call's tiles (default ${DEFAULT-VALUE})")
         int tile;
 
         @Option(names = "--warmups", defaultValue = "5", description = "untimed runs first (default ${DEFAULT-VALUE})")
         int warmups;
 
-        @Option(names = "--runs", defaultValue = "20", description = "timed runs; the best is reported (default ${DEFAULT-VALUE})")
+        @Option(names = "--runs", defaultValue = "20",
+                description = "timed runs; the best is reported (default ${DEFAULT-VALUE})")
         int runs;
 
         @Option(names = "--scalar-tiles", defaultValue = "1",
                 description = "C tiles the scalar engine computes, each size/tile calls (default ${DEFAULT-VALUE})")
         int scalarTiles;
 
-        @Option(names = "--fma-units", defaultValue = "2", description = "FMA units per core assumed for the peak (default ${DEFAULT-VALUE})")
+        @Option(names = "--fma-units", defaultValue = "2",
+                description = "FMA units per core assumed for the peak (default ${DEFAULT-VALUE})")
         int fmaUnits;
 
         @Option(names = "--ghz", description = "core clock for the nominal peak (default: BogoMIPS / 2 from"
@@ -84,7 +88,8 @@ public final class BenchCommand implements Runnable {
                 }
                 int lanes = VectorEngine.floatLanes();
                 CpuPeak peak = ghz != null ? CpuPeak.of(ghz, fmaUnits, lanes) : CpuPeak.detect(fmaUnits, lanes);
-                options = new MatmulBenchmark.Options(size, DType.fromText(dtype), tile, warmups, runs, scalarTiles, peak);
+                options = new MatmulBenchmark.Options(size, DType.fromText(dtype), tile, warmups, runs, scalarTiles,
+                        peak);
             } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
                 spec.commandLine().getErr().println("jpto bench matmul: " + e.getMessage());
                 return JptoCommand.EXIT_USAGE;
@@ -108,22 +113,27 @@ public final class BenchCommand implements Runnable {
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
-        @Option(names = {"-p", "--platform"}, defaultValue = "a2a3sim", description = "a2a3sim or a5sim (default ${DEFAULT-VALUE})")
+        @Option(names = {"-p", "--platform"}, defaultValue = "a2a3sim",
+                description = "a2a3sim or a5sim (default ${DEFAULT-VALUE})")
         String platform;
 
-        @Option(names = "--tasks", defaultValue = "8192", description = "tasks per run, a multiple of --block (default ${DEFAULT-VALUE})")
+        @Option(names = "--tasks", defaultValue = "8192",
+                description = "tasks per run, a multiple of --block (default ${DEFAULT-VALUE})")
         int tasks;
 
         @Option(names = "--block", defaultValue = "128", description = "tasks per scope (default ${DEFAULT-VALUE})")
         int block;
 
-        @Option(names = "--warmups", defaultValue = "10", description = "untimed runs of each first (default ${DEFAULT-VALUE})")
+        @Option(names = "--warmups", defaultValue = "10",
+                description = "untimed runs of each first (default ${DEFAULT-VALUE})")
         int warmups;
 
-        @Option(names = "--runs", defaultValue = "15", description = "timed runs of each; the median is reported (default ${DEFAULT-VALUE})")
+        @Option(names = "--runs", defaultValue = "15",
+                description = "timed runs of each; the median is reported (default ${DEFAULT-VALUE})")
         int runs;
 
-        @Option(names = "--threads", defaultValue = "0", description = "aicpu_thread_num: 1 orchestrator + n-1 schedulers,"
+        @Option(names = "--threads", defaultValue = "0",
+                description = "aicpu_thread_num: 1 orchestrator + n-1 schedulers,"
                 + " and n-1 ForkJoinPool workers; 0 = platform default (default ${DEFAULT-VALUE})")
         int threads;
 
@@ -151,7 +161,8 @@ public final class BenchCommand implements Runnable {
                 spec.commandLine().getErr().println("jpto bench runtime: " + e.getMessage());
                 return JptoCommand.EXIT_USAGE;
             }
-            RuntimeBenchmark.lines(options, RuntimeBenchmark.run(options)).forEach(spec.commandLine().getOut()::println);
+            RuntimeBenchmark.lines(options, RuntimeBenchmark.run(options))
+                    .forEach(spec.commandLine().getOut()::println);
             return 0;
         }
 

@@ -193,8 +193,8 @@ final class ExecCommand implements Callable<Integer> {
         List<String> names = outDecls.stream().map(TensorDecl::name).toList();
         for (String name : compare.keySet()) {
             if (!names.contains(name)) {
-                throw new UsageException("--compare " + name + "=…: '" + name + "' is not an output of this work dir; "
-                        + "outputs: " + String.join(", ", names));
+                throw new UsageException("--compare " + name + "=…: '" + name + "' is not an output of this work "
+                        + "dir; outputs: " + String.join(", ", names));
             }
         }
         Map<String, GoldenComparator> out = new LinkedHashMap<>();
