@@ -1,0 +1,4 @@
+/**
+ * The chip itself: one facade over the orchestrator, the rings and the scheduler, and its reserved memory.
+ */
+package dev.jpto.runtime.chip;
