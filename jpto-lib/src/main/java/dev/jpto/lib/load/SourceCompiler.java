@@ -12,8 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 import javax.tools.Diagnostic;
 import javax.tools.DiagnosticCollector;
 import javax.tools.JavaCompiler;
@@ -30,6 +32,8 @@ import javax.tools.ToolProvider;
 final class SourceCompiler {
     /** Marks a finished compile inside a cache entry. */
     static final String COMPLETE = ".complete";
+    /** Cache entries kept: each edit of a source makes a new one; the least recently used beyond this go. */
+    static final int KEEP_ENTRIES = 64;
 
     private SourceCompiler() {
     }
@@ -43,6 +47,7 @@ final class SourceCompiler {
         String classPath = jptoClassPath();
         Path entry = cacheRoot.resolve(sources.hash(Runtime.version() + "\0" + stamp(classPath)));
         if (Files.isRegularFile(entry.resolve(COMPLETE))) {
+            touch(entry);
             return new Compiled(entry, true, System.nanoTime() - start);
         }
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
@@ -62,6 +67,7 @@ final class SourceCompiler {
             run(javac, sources, classPath, tmp);
             Files.writeString(tmp.resolve(COMPLETE), sources.label() + "\n");
             publish(tmp, entry);
+            prune(cacheRoot, entry, KEEP_ENTRIES);
         } catch (IOException e) {
             throw new ProgramLoadException("cannot write the class cache " + entry + ": " + e.getMessage(), e);
         } finally {
@@ -146,6 +152,35 @@ final class SourceCompiler {
             }
         }
         return sb.toString();
+    }
+
+    /** Marks an entry as used now, for {@link #prune}. */
+    private static void touch(Path entry) {
+        try {
+            Files.setLastModifiedTime(entry, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()));
+        } catch (IOException e) {
+            // an entry that cannot be touched may be pruned early: it is then compiled again, nothing worse
+        }
+    }
+
+    /** Removes finished entries beyond the {@code max} most recently used ({@code keep} always stays). */
+    static void prune(Path cacheRoot, Path keep, int max) throws IOException {
+        List<Path> finished;
+        try (Stream<Path> s = Files.list(cacheRoot)) {
+            finished = s.filter(p -> Files.isRegularFile(p.resolve(COMPLETE)) && !p.equals(keep))
+                    .sorted(Comparator.comparing(SourceCompiler::lastUsed).reversed()).toList();
+        }
+        for (Path old : finished.subList(Math.min(finished.size(), max - 1), finished.size())) {
+            deleteTree(old);
+        }
+    }
+
+    private static long lastUsed(Path entry) {
+        try {
+            return Files.getLastModifiedTime(entry).toMillis();
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     private static void deleteTree(Path root) {
