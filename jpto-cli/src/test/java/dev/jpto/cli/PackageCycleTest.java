@@ -22,17 +22,45 @@ import org.junit.jupiter.api.Test;
 
 /**
  * JPMS already forbids cycles between modules; this keeps packages inside every module acyclic too, by
- * reading the {@code import dev.jpto…} lines of all main sources (tests run with the module dir as cwd).
+ * reading the {@code import dev.jpto…} lines of all main sources and every fully-qualified {@code dev.jpto…} type
+ * in their code (comments and string literals aside), in every module (tests run with the module dir as cwd).
  */
 class PackageCycleTest {
     private static final Pattern PACKAGE = Pattern.compile("(?m)^package\\s+([\\w.]+);");
     private static final Pattern IMPORT = Pattern.compile("(?m)^import\\s+(?:static\\s+)?(dev\\.jpto[\\w.]*)\\.[\\w*]+;");
+    /** A fully-qualified jpto type in code: lower-case package segments, then a class name. */
+    private static final Pattern QUALIFIED = Pattern.compile("\\bdev\\.jpto(?:\\.[a-z_][\\w]*)+(?=\\.[A-Z])");
+    /** Comments, text blocks, strings and char literals: names in them are no dependency. */
+    private static final Pattern NOT_CODE = Pattern.compile(
+            "(?s)/\\*.*?\\*/|//[^\\n]*|\"\"\".*?\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\])+'");
 
     @Test
     void packagesFormNoCycle() throws IOException {
         Map<String, Set<String>> graph = importGraph(Path.of("..").toAbsolutePath().normalize());
         assertThat(graph).as("packages found").containsKeys("dev.jpto.isa", "dev.jpto.cli");
         assertThat(cycles(graph)).as("package cycles (strongly connected components)").isEmpty();
+    }
+
+    @Test
+    void fullyQualifiedNamesInCodeCountAndThoseInCommentsOrStringsDoNot() throws IOException {
+        Path dir = Files.createTempDirectory("cycle");
+        try {
+            Path a = dir.resolve("x/src/main/java/A.java");
+            Files.createDirectories(a.getParent());
+            Files.writeString(a, """
+                    package dev.jpto.a;
+                    /** see {@link dev.jpto.c.C} */
+                    class A {
+                        dev.jpto.b.B b; // dev.jpto.d.D
+                        String s = "dev.jpto.e.E";
+                    }
+                    """);
+            assertThat(importGraph(dir)).containsEntry("dev.jpto.a", new TreeSet<>(Set.of("dev.jpto.b")));
+        } finally {
+            try (Stream<Path> files = Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
     }
 
     @Test
@@ -73,6 +101,13 @@ class PackageCycleTest {
             String target = packageOf(im.group(1));
             if (!target.equals(pkg)) {
                 deps.add(target);
+            }
+        }
+        String code = NOT_CODE.matcher(src).replaceAll(" ").replaceAll("(?m)^(package|import)\\s[^;]*;", " ");
+        Matcher qm = QUALIFIED.matcher(code);
+        while (qm.find()) {
+            if (!qm.group().equals(pkg)) {
+                deps.add(qm.group());
             }
         }
     }
