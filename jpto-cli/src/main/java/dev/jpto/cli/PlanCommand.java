@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,10 +29,12 @@ import picocli.CommandLine.ParentCommand;
  * the orchestration symbolically, and whether the sizes in force (the program's default runtime_cfg plus any
  * {@code --runtime-cfg}) cover it — the answer before the run, instead of run, deadlock, double, run again.
  * {@code --measure} checks the plan against the runtime itself: a {@link DryRun} at the sizes in force.
+ * Exits 1 when the sizes in force do not cover the plan (NOT ENOUGH), so that a script can gate on it.
  */
 @Command(name = "plan", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Static per-ring requirement of a program (task window, heap bytes, dep-pool entries) and the"
-                + " runtime_cfg that covers it; checks the sizes in force against it.")
+        description = {"Static per-ring requirement of a program (task window, heap bytes, dep-pool entries) and the"
+                + " runtime_cfg that covers it; checks the sizes in force against it.",
+            "Exit 0 the sizes in force cover the plan, 1 NOT ENOUGH, 2 usage or bad config, 3 runtime error."})
 final class PlanCommand implements Callable<Integer> {
     @ParentCommand
     JptoCommand top;
@@ -74,8 +77,8 @@ final class PlanCommand implements Callable<Integer> {
             top.out.println("[PLAN] recommended: " + plan.runtimeCfgLine());
             RunConfig inForce = AutoRings.resolve(
                     RuntimeCfg.resolve(spec.runtimeCfg(), runtimeCfg, Platform.A2A3SIM, 0), plan);
-            top.out.println("[PLAN] " + plan.advice(CallConfigs.from(inForce).runtimeEnv())
-                    .map(a -> "NOT ENOUGH with the sizes in force: " + a)
+            Optional<String> notEnough = plan.advice(CallConfigs.from(inForce).runtimeEnv());
+            top.out.println("[PLAN] " + notEnough.map(a -> "NOT ENOUGH with the sizes in force: " + a)
                     .orElse("the sizes in force (default runtime_cfg " + spec.runtimeCfg() + " + --runtime-cfg "
                             + runtimeCfg + ") cover the plan"));
             if (measure) {
@@ -89,7 +92,8 @@ final class PlanCommand implements Callable<Integer> {
                     top.out.print(plans.get(i).measuredTable(r));
                 }
             }
-            return ExitCodes.PASS;
+            // a script gates on the exit code: sizes that would deadlock are a failed check, as in validation
+            return notEnough.isPresent() ? ExitCodes.VALIDATION_FAIL : ExitCodes.PASS;
         });
     }
 }

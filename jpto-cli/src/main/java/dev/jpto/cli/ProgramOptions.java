@@ -1,5 +1,6 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.text.DidYouMean;
 import dev.jpto.lib.load.UserPrograms;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramRegistry;
@@ -45,7 +46,7 @@ final class ProgramOptions {
         }
         if (preset != null && !def.presets().contains(preset)) {
             throw new UsageException("--preset " + preset + " is not a preset of " + def.name() + "; valid presets: "
-                    + String.join(", ", def.presets()));
+                    + String.join(", ", def.presets()) + DidYouMean.hint(preset, def.presets()));
         }
         return def.spec(preset == null ? def.defaultPreset() : preset);
     }
