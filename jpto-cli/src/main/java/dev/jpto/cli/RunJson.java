@@ -1,7 +1,10 @@
 package dev.jpto.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.lib.compare.CompareResult;
 import dev.jpto.lib.registry.ProgramSpec;
@@ -10,6 +13,7 @@ import dev.jpto.lib.runner.RunResult;
 import dev.jpto.lib.runner.RunSpec;
 import dev.jpto.lib.runner.RuntimeCfg;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code jpto run --json}'s fields (docs/schema/run.schema.json), from the run's spec and its {@link RunResult}. */
 final class RunJson {
@@ -29,10 +33,27 @@ final class RunJson {
         root.put("device", run.deviceId());
         // the very resolution GoldenRunner does: a bad key fails here with the same message
         RunConfig inForce = RuntimeCfg.resolve(spec.runtimeCfg(), userCfg, run.platform(), run.deviceId());
-        ObjectNode cfg = root.putObject("runtime_cfg");
+        root.set("runtime_cfg", runtimeCfg(inForce, spec.runtimeCfg(), userCfg));
+    }
+
+    /**
+     * The RunConfig in force by key, each value with its source: {@code user} (--runtime-cfg, DFX flags),
+     * {@code program} (the program's default runtime_cfg, or the one saved in a work dir), {@code flag}
+     * (--platform, --device) or RunConfig's {@code default}.
+     */
+    static ObjectNode runtimeCfg(RunConfig inForce, Map<String, String> programCfg, Map<String, String> userCfg) {
+        ObjectNode cfg = JsonDocument.object();
         inForce.asMap().forEach((key, value) -> cfg.putObject(key).put("value", value)
-                .put("source", userCfg.containsKey(key) ? "user" : spec.runtimeCfg().containsKey(key) ? "program"
+                .put("source", userCfg.containsKey(key) ? "user" : programCfg.containsKey(key) ? "program"
                         : key.equals("platform") || key.equals("device_id") ? "flag" : "default"));
+        return cfg;
+    }
+
+    /** A benchmark's rounds and times, or JSON null when none ran. */
+    static JsonNode benchmark(Optional<BenchmarkResult> benchmark) {
+        return benchmark.<JsonNode>map(b -> JsonDocument.object().put("rounds", b.rounds()).put("min_us", b.minUs())
+                .put("median_us", b.medianUs()).put("mean_us", b.meanUs()).put("max_us", b.maxUs()))
+                .orElse(NullNode.getInstance());
     }
 
     /** What the run did: stage times, the verdict per output, the chip's report, the benchmark if any. */
@@ -43,13 +64,12 @@ final class RunJson {
         ArrayNode outputs = root.putArray("outputs");
         r.outputs().forEach(o -> outputs.add(output(o)));
         root.set("report", PlanJson.report(r.report()));
-        r.benchmark().ifPresentOrElse(b -> root.putObject("benchmark").put("rounds", b.rounds())
-                .put("min_us", b.minUs()).put("median_us", b.medianUs()).put("mean_us", b.meanUs())
-                .put("max_us", b.maxUs()), () -> root.putNull("benchmark"));
+        root.set("benchmark", benchmark(r.benchmark()));
         root.put("work_dir", r.workDir().map(Object::toString).orElse(null));
     }
 
-    private static ObjectNode output(OutputCheck o) {
+    /** One output's verdict, comparison counts and errors, and its first mismatching indices. */
+    static ObjectNode output(OutputCheck o) {
         CompareResult c = o.result();
         ObjectNode n = JsonDocument.object();
         n.put("name", o.name());

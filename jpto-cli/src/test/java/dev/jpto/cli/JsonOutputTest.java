@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code --json} on list, plan and run (issue 26 §3): one document on stdout that validates against its schema in
+ * {@code --json} on list, plan, run and exec (issue 26 §3): one document on stdout that validates against its schema in
  * docs/schema, with the same facts as the human output and the same exit code; failures carry their error.
  */
 @Timeout(300)
@@ -193,6 +193,35 @@ class JsonOutputTest {
         assertThat(out.get("verdict").asText()).isEqualTo("FAIL");
         assertThat(out.get("mismatch_count").asLong()).isPositive();
         assertThat(out.get("first_mismatches").size()).isPositive();
+    }
+
+    @Test
+    void execJsonHasTheReportTheFilesWrittenAndTheVerdicts() throws IOException {
+        Path dir = tmp.resolve("saved");
+        assertThat(jpto("run", "basic.vector_add", "--preset", "tiny", "--output-dir", dir.toString(),
+                "--save-tensors")).as(err()).isZero();
+        Path outDir = tmp.resolve("out");
+        assertThat(jpto("exec", dir.resolve("work_dir").toString(), "--inputs", dir.resolve("inputs").toString(),
+                "--outputs", outDir.toString(), "--golden", dir.resolve("golden").toString(), "--bench", "2",
+                "--compare", "z=exact", "--json")).as(err()).isZero();
+        JsonNode doc = document("exec.schema.json");
+        assertThat(doc.get("passed").asBoolean()).isTrue();
+        assertThat(doc.get("report").get("tasks").asLong()).isEqualTo(4); // as run's report for vector_add tiny
+        assertThat(doc.get("written").get(0).get("path").asText()).isEqualTo(outDir.resolve("z.npy").toString());
+        assertThat(outDir.resolve("z.npy")).isRegularFile();
+        assertThat(doc.get("benchmark").get("rounds").asInt()).isEqualTo(2);
+        JsonNode z = doc.get("outputs").get(0);
+        assertThat(z.get("verdict").asText()).isEqualTo("PASS");
+        assertThat(z.get("description").asText()).startsWith("allclose(rtol=0.0, atol=0.0)"); // z=exact, not numpy's
+        assertThat(doc.get("runtime_cfg").get("platform").get("source").asText()).isEqualTo("flag");
+
+        assertThat(jpto("exec", dir.resolve("work_dir").toString(), "--inputs", dir.resolve("inputs").toString(),
+                "--outputs", outDir.toString(), "--runtime-cfg", "ring_hep=1MiB", "--json"))
+                .isEqualTo(ExitCodes.USAGE);
+        doc = document("exec.schema.json");
+        assertThat(doc.get("error").get("message").asText()).startsWith("jpto exec: ")
+                .contains("unknown run config key 'ring_hep'");
+        assertThat(doc.get("passed").asBoolean()).isFalse();
     }
 
     @Test
