@@ -2,6 +2,7 @@
 module dev.jpto.cli {
     requires dev.jpto.lib;
     requires info.picocli;
+    requires com.fasterxml.jackson.databind;
 
     exports dev.jpto.cli;
     opens dev.jpto.cli to info.picocli;

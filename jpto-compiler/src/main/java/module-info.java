@@ -9,4 +9,5 @@ module dev.jpto.compiler {
     exports dev.jpto.compiler.l3;
     exports dev.jpto.compiler.plan;
     exports dev.jpto.compiler.run;
+    exports dev.jpto.compiler.text;
 }

@@ -1,5 +1,7 @@
 package dev.jpto.cli;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.CompiledProgram;
@@ -23,6 +25,8 @@ import dev.jpto.lib.runner.TensorFiles;
 import dev.jpto.lib.runner.Validation;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -85,89 +89,120 @@ final class ExecCommand implements Callable<Integer> {
     @Mixin
     MemoryOption memory = new MemoryOption();
 
+    @Option(names = "--json", description = "print one JSON document (docs/schema/exec.schema.json) instead of the "
+            + "log lines; the exit code is the same")
+    boolean json;
+
+    /** The log lines' stream: stdout, or nowhere with --json. */
+    private PrintStream log;
+
     @Override
     public Integer call() {
-        return Outcome.of("exec", top.err, chip.verbose, () -> {
-            if (benchRounds < 0) {
-                throw new UsageException("--bench must be >= 0 rounds: --bench " + benchRounds + " (try 10)");
+        JsonDocument doc = new JsonDocument("exec");
+        log = json ? new PrintStream(OutputStream.nullOutputStream()) : top.out;
+        int code = Outcome.of("exec", top.err, chip.verbose, () -> execute(doc.root()), doc::failed);
+        if (json) {
+            doc.root().put("passed", code == ExitCodes.PASS);
+            doc.print(top.out);
+        }
+        return code;
+    }
+
+    private int execute(ObjectNode doc) throws Exception {
+        if (benchRounds < 0) {
+            throw new UsageException("--bench must be >= 0 rounds: --bench " + benchRounds + " (try 10)");
+        }
+        if (!compare.isEmpty() && golden == null) {
+            throw new UsageException("--compare chooses how outputs are compared with their golden: give "
+                    + "--golden DIR too");
+        }
+        Map<String, String> defaults = DefaultRuntimeCfg.read(workDir);
+        Map<String, String> userCfg = chip.runtimeCfg(Optional.of(outputs));
+        RunConfig config = RuntimeCfg.resolve(defaults, userCfg, chip.platform, chip.device);
+        doc.put("work_dir", workDir.toString()).put("platform", config.platform().text())
+                .put("device", config.deviceId()).set("runtime_cfg", RunJson.runtimeCfg(config, defaults, userCfg));
+        if (!defaults.isEmpty()) {
+            log.println("[RUN] the work dir's default runtime_cfg " + defaults + " (from "
+                    + DefaultRuntimeCfg.FILE + "; --runtime-cfg entries override it)");
+        }
+        boolean l3 = CompiledL3Program.isL3WorkDir(workDir);
+        int n = L3Chips.of(chips, l3, workDir.toString(), chip.device);
+        CompiledL3Program l3Program = l3 ? CompiledL3Program.load(workDir) : null;
+        CompiledProgram compiled = l3 ? null : CompiledProgram.load(workDir);
+        List<TensorDecl> ins = l3 ? decls(l3Program.program().inputs()) : compiled.inputs();
+        List<TensorDecl> outDecls = l3 ? decls(l3Program.program().outputs()) : compiled.outputs();
+        // before reading or allocating anything: the output dirs, the memory budget, the disk, the chips
+        Preflight checks = new Preflight().output("--outputs", outputs, outDecls).outputPrefix(config);
+        Map<String, GoldenComparator> comparators = comparators(outDecls);
+        ins.forEach(d -> checks.tensor("input", d, 1));
+        int copies = 1 + (golden == null ? 0 : 1) + (benchRounds > 0 ? 1 : 0); // output, golden, bench copy
+        outDecls.forEach(d -> checks.tensor("output", d, copies));
+        if (l3) {
+            decls(l3Program.program().scratch()).forEach(d -> checks.tensor("scratch", d, 1));
+            checks.chips(n > 0 ? n : l3Program.program().chips(), config.deviceId());
+        }
+        checks.check(memory.budget());
+        outDecls.forEach(d -> TensorFiles.file(outputs, d.name())); // refuses an output file leading outside
+        try (Arena arena = Arena.ofShared()) {
+            Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, ins, arena));
+            // an output updated in place starts from inputs/<name>.npy when there is one, else from zeros
+            Map<String, Tensor> outs = new LinkedHashMap<>();
+            for (TensorDecl d : outDecls) {
+                // exists, not isRegularFile: a FIFO or a link out there is refused by read, not skipped
+                outs.put(d.name(), Files.exists(TensorFiles.file(inputs, d.name()), LinkOption.NOFOLLOW_LINKS)
+                        ? TensorFiles.read(inputs, List.of(d), arena).get(d.name())
+                        : Tensor.allocate(arena, d.dtype(), d.shape()));
             }
-            if (!compare.isEmpty() && golden == null) {
-                throw new UsageException("--compare chooses how outputs are compared with their golden: give "
-                        + "--golden DIR too");
+            Map<String, Tensor> goldens = golden == null ? Map.of() : TensorFiles.read(golden, outDecls, arena);
+            Map<String, Tensor> inputTensors = Map.copyOf(args);
+            Map<String, Tensor> benchArgs = new LinkedHashMap<>(args);
+            if (benchRounds > 0) { // copies, so the rounds cannot touch the outputs written and compared
+                outs.forEach((name, t) -> benchArgs.put(name, copy(t, arena)));
             }
-            Map<String, String> defaults = DefaultRuntimeCfg.read(workDir);
-            RunConfig config = RuntimeCfg.resolve(defaults, chip.runtimeCfg(Optional.of(outputs)), chip.platform,
-                    chip.device);
-            if (!defaults.isEmpty()) {
-                top.out.println("[RUN] the work dir's default runtime_cfg " + defaults + " (from "
-                        + DefaultRuntimeCfg.FILE + "; --runtime-cfg entries override it)");
+            args.putAll(outs);
+            long start = System.nanoTime();
+            RunReport report;
+            try { // a failed run still says which diagnostic files it wrote
+                report = run(l3, l3Program, compiled, args, config, n, start);
+            } catch (ChipRuntimeException e) {
+                DfxReport.lines(config.outputPrefix(), e.diagnosticFiles()).forEach(log::println);
+                throw e;
             }
-            boolean l3 = CompiledL3Program.isL3WorkDir(workDir);
-            int n = L3Chips.of(chips, l3, workDir.toString(), chip.device);
-            CompiledL3Program l3Program = l3 ? CompiledL3Program.load(workDir) : null;
-            CompiledProgram compiled = l3 ? null : CompiledProgram.load(workDir);
-            List<TensorDecl> ins = l3 ? decls(l3Program.program().inputs()) : compiled.inputs();
-            List<TensorDecl> outDecls = l3 ? decls(l3Program.program().outputs()) : compiled.outputs();
-            // before reading or allocating anything: the output dirs, the memory budget, the disk, the chips
-            Preflight checks = new Preflight().output("--outputs", outputs, outDecls).outputPrefix(config);
-            Map<String, GoldenComparator> comparators = comparators(outDecls);
-            ins.forEach(d -> checks.tensor("input", d, 1));
-            int copies = 1 + (golden == null ? 0 : 1) + (benchRounds > 0 ? 1 : 0); // output, golden, bench copy
-            outDecls.forEach(d -> checks.tensor("output", d, copies));
-            if (l3) {
-                decls(l3Program.program().scratch()).forEach(d -> checks.tensor("scratch", d, 1));
-                checks.chips(n > 0 ? n : l3Program.program().chips(), config.deviceId());
+            List<Path> dfx = new ArrayList<>(report.dfxFiles());
+            report.scopeStatsFile().ifPresent(dfx::add);
+            DfxReport.lines(config.outputPrefix(), dfx).forEach(log::println);
+            doc.set("report", PlanJson.report(report));
+            TensorFiles.write(outputs, outs);
+            ArrayNode written = doc.putArray("written");
+            for (TensorDecl d : outDecls) {
+                log.println("[RUN] wrote " + TensorFiles.file(outputs, d.name()) + " " + d);
+                written.addObject().put("name", d.name()).put("path", TensorFiles.file(outputs, d.name())
+                        .toString());
             }
-            checks.check(memory.budget());
-            outDecls.forEach(d -> TensorFiles.file(outputs, d.name())); // refuses an output file leading outside
-            try (Arena arena = Arena.ofShared()) {
-                Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, ins, arena));
-                // an output updated in place starts from inputs/<name>.npy when there is one, else from zeros
-                Map<String, Tensor> outs = new LinkedHashMap<>();
-                for (TensorDecl d : outDecls) {
-                    // exists, not isRegularFile: a FIFO or a link out there is refused by read, not skipped
-                    outs.put(d.name(), Files.exists(TensorFiles.file(inputs, d.name()), LinkOption.NOFOLLOW_LINKS)
-                            ? TensorFiles.read(inputs, List.of(d), arena).get(d.name())
-                            : Tensor.allocate(arena, d.dtype(), d.shape()));
-                }
-                Map<String, Tensor> goldens = golden == null ? Map.of() : TensorFiles.read(golden, outDecls, arena);
-                Map<String, Tensor> inputTensors = Map.copyOf(args);
-                Map<String, Tensor> benchArgs = new LinkedHashMap<>(args);
-                if (benchRounds > 0) { // copies, so the rounds cannot touch the outputs written and compared
-                    outs.forEach((name, t) -> benchArgs.put(name, copy(t, arena)));
-                }
-                args.putAll(outs);
-                long start = System.nanoTime();
-                RunReport report;
-                try { // a failed run still says which diagnostic files it wrote
-                    report = run(l3, l3Program, compiled, args, config, n, start);
-                } catch (ChipRuntimeException e) {
-                    DfxReport.lines(config.outputPrefix(), e.diagnosticFiles()).forEach(top.out::println);
-                    throw e;
-                }
-                List<Path> dfx = new ArrayList<>(report.dfxFiles());
-                report.scopeStatsFile().ifPresent(dfx::add);
-                DfxReport.lines(config.outputPrefix(), dfx).forEach(top.out::println);
-                TensorFiles.write(outputs, outs);
-                for (TensorDecl d : outDecls) {
-                    top.out.println("[RUN] wrote " + TensorFiles.file(outputs, d.name()) + " " + d);
-                }
-                if (benchRounds > 0) {
-                    BenchmarkResult b = l3 ? BenchLoop.runL3(l3Program, n > 0 ? n : l3Program.program().chips(),
-                            benchArgs, config, benchRounds, Progress.lines(top.out))
-                            : BenchLoop.run(compiled, benchArgs, config, benchRounds, Progress.lines(top.out));
-                    top.out.println(b.line());
-                }
-                if (golden != null) {
-                    List<OutputCheck> results = Validation.check(comparators, outs, goldens, inputTensors);
-                    results.forEach(c -> top.out.println(c.line()));
-                    top.out.println(Validation.verdict(results, String.format(Locale.ROOT, "%.3fs",
-                            (System.nanoTime() - start) / 1e9)));
-                    return Validation.passed(results) ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
-                }
+            Optional<BenchmarkResult> bench = Optional.empty();
+            if (benchRounds > 0) {
+                BenchmarkResult b = l3 ? BenchLoop.runL3(l3Program, n > 0 ? n : l3Program.program().chips(),
+                        benchArgs, config, benchRounds, Progress.lines(log))
+                        : BenchLoop.run(compiled, benchArgs, config, benchRounds, Progress.lines(log));
+                log.println(b.line());
+                bench = Optional.of(b);
             }
-            return ExitCodes.PASS;
-        });
+            doc.set("benchmark", RunJson.benchmark(bench));
+            int code = ExitCodes.PASS;
+            if (golden != null) {
+                List<OutputCheck> results = Validation.check(comparators, outs, goldens, inputTensors);
+                results.forEach(c -> log.println(c.line()));
+                log.println(Validation.verdict(results, String.format(Locale.ROOT, "%.3fs",
+                        (System.nanoTime() - start) / 1e9)));
+                ArrayNode checked = doc.putArray("outputs");
+                results.forEach(c -> checked.add(RunJson.output(c)));
+                code = Validation.passed(results) ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
+            } else {
+                doc.putNull("outputs");
+            }
+            doc.put("total_seconds", (System.nanoTime() - start) / 1e9);
+            return code;
+        }
     }
 
     /** Runs the work dir once on {@code args}; prints the runtime line (and an L3 program's per-chip lines). */
@@ -176,13 +211,13 @@ final class ExecCommand implements Callable<Integer> {
         if (l3) {
             L3Report r = DistributedRunner.run(l3Program, args, config, n > 0 ? n : l3Program.program().chips());
             RunReport report = r.aggregate();
-            top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, L3 wall %.1f us",
+            log.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, L3 wall %.1f us",
                     (System.nanoTime() - start) / 1e9, l3Program.name(), report.tasksExecuted(), r.wallNanos() / 1e3));
-            r.lines().forEach(top.out::println);
+            r.lines().forEach(log::println);
             return report;
         }
         RunReport report = Runner.executeCompiled(workDir, args, config);
-        top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
+        log.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
                 (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
                 report.elapsedNanos() / 1e3));
         return report;

@@ -10,6 +10,7 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Properties;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -20,8 +21,8 @@ import picocli.CommandLine.Command;
         description = "Write, run, size, debug and benchmark tile programs on a simulated AI-accelerator chip.",
         subcommands = {CommandLine.HelpCommand.class, ListCommand.class, RunCommand.class, CompileCommand.class,
                 ExecCommand.class, PlanCommand.class, BenchCommand.class, FuzzCommand.class,
-                NewCommand.class})
-public final class JptoCommand implements Runnable {
+                NewCommand.class, CompletionCommand.class})
+public final class JptoCommand implements Callable<Integer> {
     /** Exit code for bad flags, values or configuration. */
     public static final int EXIT_USAGE = 2;
 
@@ -56,6 +57,10 @@ public final class JptoCommand implements Runnable {
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         cl.registerConverter(Path.class, new PathConverter()); // every subcommand's path options
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            // subcommands have -V from mixinStandardHelpOptions but no provider of their own: without this, empty
+            sub.getCommandSpec().versionProvider(new Version());
+        }
         for (String name : new String[] {"run", "exec"}) {
             // the key list comes from RunConfig's components, never from a list kept here
             cl.getSubcommands().get(name).getCommandSpec().usageMessage().footer("",
@@ -88,9 +93,11 @@ public final class JptoCommand implements Runnable {
         return "unknown command '" + given + "'; commands: " + String.join(", ", cl.getSubcommands().keySet());
     }
 
+    /** Bare {@code jpto}: no command is a usage error, so the usage goes to stderr and the exit code is 2. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return EXIT_USAGE;
     }
 
     /** Reads the project version that Maven writes into the jar. */

@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
 
 /**
  * Maps what a command throws to DESIGN.md's exit codes and a one-line message; stack traces only with --verbose.
@@ -21,35 +22,76 @@ final class Outcome {
     private Outcome() {
     }
 
+    /**
+     * Why a command failed: its exit code, the one line printed for it, and the chip's error code when the chip
+     * failed (what {@code --json} documents carry).
+     */
+    record Failure(int exitCode, String line, Optional<ErrorCode> chipError) {
+    }
+
     static int of(String command, PrintStream err, boolean verbose, Callable<Integer> body) {
-        String name = "jpto " + command;
+        return of(command, err, verbose, body, f -> { });
+    }
+
+    /** As {@link #of(String, PrintStream, boolean, Callable)}, also handing a failure to {@code onFailure}. */
+    static int of(String command, PrintStream err, boolean verbose, Callable<Integer> body,
+                  Consumer<Failure> onFailure) {
         try {
             return body.call();
-        } catch (OutOfMemoryError | StackOverflowError e) {
-            return fail(err, verbose, e, name + ": " + OutOfResources.describe(e), ExitCodes.RUNTIME);
-        } catch (ChipRuntimeException e) {
-            if (e.error() == ErrorCode.CANCELLED) {
-                return fail(err, verbose, e, name + ": interrupted: " + e.getMessage(), ExitCodes.INTERRUPTED);
+        } catch (OutOfMemoryError | StackOverflowError | Exception e) {
+            Failure f = failure("jpto " + command, verbose, e);
+            err.println(f.line());
+            if (verbose) {
+                e.printStackTrace(err);
             }
-            String hint = OutOfResources.in(e).map(vm -> " (" + OutOfResources.describe(vm) + ")").orElse("");
-            return fail(err, verbose, e, name + ": runtime error: " + e.getMessage() + hint, ExitCodes.RUNTIME);
-        } catch (CancellationException e) {
-            return fail(err, verbose, e, name + ": interrupted: " + e.getMessage(), ExitCodes.INTERRUPTED);
-        } catch (UsageException | JitConfigException | WorkDirException | IllegalArgumentException
-                 | VerificationException e) { // an invalid program or kernel is bad input, found before it runs
-            return fail(err, verbose, e, name + ": " + e.getMessage(), ExitCodes.USAGE);
-        } catch (Exception e) {
-            Optional<VirtualMachineError> vm = OutOfResources.in(e);
-            if (vm.isPresent()) {
-                return fail(err, verbose, e, name + ": " + OutOfResources.describe(vm.get()), ExitCodes.RUNTIME);
-            }
-            Optional<IOException> io = ioCause(e);
-            if (io.isPresent()) {
-                return fail(err, verbose, e, name + ": I/O error: " + ioLine(e, io.get()), ExitCodes.USAGE);
-            }
-            return fail(err, verbose, e, name + ": internal error: " + e
-                    + (verbose ? "" : " (run with --verbose for the stack trace)"), ExitCodes.RUNTIME);
+            onFailure.accept(f);
+            return f.exitCode();
         }
+    }
+
+    private static Failure failure(String name, boolean verbose, Throwable e) {
+        return switch (e) {
+            case OutOfMemoryError vm -> outOf(name, vm);
+            case StackOverflowError vm -> outOf(name, vm);
+            case ChipRuntimeException c when c.error() == ErrorCode.CANCELLED ->
+                    new Failure(ExitCodes.INTERRUPTED, name + ": interrupted: " + c.getMessage(),
+                            Optional.of(c.error()));
+            case ChipRuntimeException c -> {
+                String hint = OutOfResources.in(c).map(vm -> " (" + OutOfResources.describe(vm) + ")").orElse("");
+                yield new Failure(ExitCodes.RUNTIME, name + ": runtime error: " + c.getMessage() + hint,
+                        Optional.of(c.error()));
+            }
+            case CancellationException c ->
+                    new Failure(ExitCodes.INTERRUPTED, name + ": interrupted: " + c.getMessage(), Optional.empty());
+            // an invalid program or kernel is bad input, found before it runs
+            case UsageException u -> usage(name, u);
+            case JitConfigException u -> usage(name, u);
+            case WorkDirException u -> usage(name, u);
+            case IllegalArgumentException u -> usage(name, u);
+            case VerificationException u -> usage(name, u);
+            default -> other(name, verbose, e);
+        };
+    }
+
+    private static Failure outOf(String name, VirtualMachineError vm) {
+        return new Failure(ExitCodes.RUNTIME, name + ": " + OutOfResources.describe(vm), Optional.empty());
+    }
+
+    private static Failure usage(String name, Throwable e) {
+        return new Failure(ExitCodes.USAGE, name + ": " + e.getMessage(), Optional.empty());
+    }
+
+    private static Failure other(String name, boolean verbose, Throwable e) {
+        Optional<VirtualMachineError> vm = OutOfResources.in(e);
+        if (vm.isPresent()) {
+            return new Failure(ExitCodes.RUNTIME, name + ": " + OutOfResources.describe(vm.get()), Optional.empty());
+        }
+        Optional<IOException> io = ioCause(e);
+        if (io.isPresent()) {
+            return new Failure(ExitCodes.USAGE, name + ": I/O error: " + ioLine(e, io.get()), Optional.empty());
+        }
+        return new Failure(ExitCodes.RUNTIME, name + ": internal error: " + e
+                + (verbose ? "" : " (run with --verbose for the stack trace)"), Optional.empty());
     }
 
     /** The IOException behind {@code e} (an UncheckedIOException's, or e itself): a path the OS refused. */
@@ -63,18 +105,10 @@ final class Outcome {
     }
 
     /** The wrapper's own words (which say what was being done) and the path with the OS's reason. */
-    private static String ioLine(Exception e, IOException io) {
+    private static String ioLine(Throwable e, IOException io) {
         String what = IoErrors.describe(io);
         String context = e == io || e.getMessage() == null || e.getMessage().equals(io.toString()) ? null
                 : e.getMessage();
         return context == null ? what : context.contains(what) ? context : context + " (" + what + ")";
-    }
-
-    private static int fail(PrintStream err, boolean verbose, Throwable e, String line, int code) {
-        err.println(line);
-        if (verbose) {
-            e.printStackTrace(err);
-        }
-        return code;
     }
 }

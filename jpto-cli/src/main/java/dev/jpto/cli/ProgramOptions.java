@@ -1,9 +1,11 @@
 package dev.jpto.cli;
 
+import dev.jpto.compiler.text.DidYouMean;
 import dev.jpto.lib.load.UserPrograms;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramRegistry;
 import dev.jpto.lib.registry.ProgramSpec;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Mixin;
@@ -28,24 +30,29 @@ final class ProgramOptions {
 
     /** The program at the chosen preset; an unknown name lists the valid ones. */
     ProgramSpec spec(JptoCommand top) {
+        return spec(top, top.out);
+    }
+
+    /** As {@link #spec(JptoCommand)}, with the note on compiling a user's sources on {@code log}. */
+    ProgramSpec spec(JptoCommand top, PrintStream log) {
         ProgramRegistry registry = paths.registry(top);
         ProgramDef def;
         if (isSourcePath(program)) {
             int hash = program.lastIndexOf('#');
             Path sources = Path.of(hash < 0 ? program : program.substring(0, hash));
-            UserPrograms.Loaded l = paths.load(top, sources, paths.sourcePath);
+            UserPrograms.Loaded l = paths.load(top, sources, paths.sourcePath, log);
             registry = registry.with(l.programs(), l.origin());
             def = hash >= 0 ? registry.get(program.substring(hash + 1)) : only(l);
         } else {
             if (paths.sourcePath != null) {
-                UserPrograms.Loaded l = paths.load(top, paths.sourcePath, null);
+                UserPrograms.Loaded l = paths.load(top, paths.sourcePath, null, log);
                 registry = registry.with(l.programs(), l.origin());
             }
             def = registry.get(program);
         }
         if (preset != null && !def.presets().contains(preset)) {
             throw new UsageException("--preset " + preset + " is not a preset of " + def.name() + "; valid presets: "
-                    + String.join(", ", def.presets()));
+                    + String.join(", ", def.presets()) + DidYouMean.hint(preset, def.presets()));
         }
         return def.spec(preset == null ? def.defaultPreset() : preset);
     }

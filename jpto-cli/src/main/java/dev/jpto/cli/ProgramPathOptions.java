@@ -3,6 +3,7 @@ package dev.jpto.cli;
 import dev.jpto.lib.load.UserPrograms;
 import dev.jpto.lib.registry.ProgramRegistry;
 import java.io.File;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,9 +48,14 @@ final class ProgramPathOptions {
 
     /** Compiles {@code sources} (a file or directory; javac also searching --source-path) and adds its programs. */
     UserPrograms.Loaded load(JptoCommand top, Path sources, Path javacSourcePath) {
+        return load(top, sources, javacSourcePath, top.out);
+    }
+
+    /** As {@link #load(JptoCommand, Path, Path)}, with the compile note on {@code log} (--json: nowhere). */
+    UserPrograms.Loaded load(JptoCommand top, Path sources, Path javacSourcePath, PrintStream log) {
         UserPrograms.Loaded l = UserPrograms.fromSources(sources, javacSourcePath,
                 UserPrograms.defaultCacheRoot(top.env));
-        top.out.println("[RUN] " + l.note());
+        log.println("[RUN] " + l.note());
         return l;
     }
 }

@@ -7,6 +7,8 @@ import dev.jpto.lib.runner.Progress;
 import dev.jpto.lib.runner.RunOutputDir;
 import dev.jpto.lib.runner.RunResult;
 import dev.jpto.lib.runner.RunSpec;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -58,33 +60,53 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     MemoryOption memory = new MemoryOption();
 
+    @Option(names = "--json", description = "print one JSON document (docs/schema/run.schema.json) instead of the "
+            + "stage lines; the exit code is the same")
+    boolean json;
+
     @Override
     public Integer call() {
-        return Outcome.of("run", top.err, chip.verbose, () -> {
+        JsonDocument doc = new JsonDocument("run");
+        // with --json the stage lines and progress go nowhere; the RunResult becomes the document
+        PrintStream human = json ? new PrintStream(OutputStream.nullOutputStream()) : top.out;
+        int code = Outcome.of("run", top.err, chip.verbose, () -> {
             if (benchRounds < 0) {
                 throw new UsageException("--bench must be >= 0 rounds: --bench " + benchRounds + " (try 10)");
             }
             if (saveTensors && outputDir == null) {
                 throw new UsageException("--save-tensors writes files: give --output-dir DIR");
             }
-            ProgramSpec spec = program.spec(top);
-            RunSpec run = RunSpec.defaults(top.out).withPlatform(chip.platform, chip.device).withSeed(seed)
-                    .withBench(benchRounds, progress()).withChips(L3Chips.of(chips, spec.l3().isPresent(),
-                            spec.programName(), chip.device)).withMemory(memory.budget());
+            ProgramSpec spec = program.spec(top, human);
+            RunSpec run = RunSpec.defaults(human).withPlatform(chip.platform, chip.device).withSeed(seed)
+                    .withBench(benchRounds, json ? Progress.lines(human) : progress())
+                    .withChips(L3Chips.of(chips, spec.l3().isPresent(), spec.programName(), chip.device))
+                    .withMemory(memory.budget());
             if (outputDir != null) {
                 run = run.withOutputDir(outputDir, saveTensors);
             }
             Map<String, String> cfg = chip.runtimeCfg(Optional.ofNullable(outputDir));
-            if (outputDir == null) { // a private temporary work dir
-                return exitCode(GoldenRunner.runJit(spec, run, cfg));
+            if (json) {
+                RunJson.describe(doc.root(), spec, run, cfg);
             }
-            // before the lock: a refused directory gets no lock file
-            OutputDir.requireWritable("--output-dir", outputDir);
-            RunOutputDir.check(outputDir);
-            RunSpec locked = run;
-            return exitCode(OutputDirLock.holding(outputDir, "--output-dir", commandSpec,
-                    () -> GoldenRunner.runJit(spec, locked, cfg)));
-        });
+            RunResult result;
+            if (outputDir == null) { // a private temporary work dir
+                result = GoldenRunner.runJit(spec, run, cfg);
+            } else {
+                // before the lock: a refused directory gets no lock file
+                OutputDir.requireWritable("--output-dir", outputDir);
+                RunOutputDir.check(outputDir);
+                RunSpec locked = run;
+                result = OutputDirLock.holding(outputDir, "--output-dir", commandSpec,
+                        () -> GoldenRunner.runJit(spec, locked, cfg));
+            }
+            RunJson.result(doc.root(), result);
+            return exitCode(result);
+        }, doc::failed);
+        if (json) {
+            doc.root().put("passed", code == ExitCodes.PASS);
+            doc.print(top.out);
+        }
+        return code;
     }
 
     private static int exitCode(RunResult result) {

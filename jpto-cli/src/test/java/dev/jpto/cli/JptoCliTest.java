@@ -63,7 +63,7 @@ class JptoCliTest {
         runArgs.addAll(List.of(recommended.split(" ")));
         assertThat(jpto(runArgs.toArray(String[]::new))).as(out() + err()).isZero();
 
-        assertThat(jpto("plan", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB")).isZero();
+        assertThat(jpto("plan", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB")).isEqualTo(1);
         assertThat(out()).contains("NOT ENOUGH with the sizes in force").contains("in force 64KiB");
         assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB")).isEqualTo(3);
         assertThat(err()).contains("HEAP_RING_DEADLOCK");

@@ -1,5 +1,6 @@
 package dev.jpto.compiler.run;
 
+import dev.jpto.compiler.text.DidYouMean;
 import dev.jpto.runtime.Platform;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
@@ -87,7 +88,7 @@ public final class RunConfigKeys {
             }
         }
         throw new IllegalArgumentException("unknown run config key '" + key + "'; valid keys: "
-                + String.join(", ", keys()));
+                + String.join(", ", keys()) + DidYouMean.hint(key, keys()));
     }
 
     static RunConfig apply(RunConfig base, Map<String, String> values) {

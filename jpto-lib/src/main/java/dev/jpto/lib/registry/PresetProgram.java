@@ -1,5 +1,6 @@
 package dev.jpto.lib.registry;
 
+import dev.jpto.compiler.text.DidYouMean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,7 +67,7 @@ public final class PresetProgram<P> implements ProgramDef {
         P p = presets.get(preset);
         if (p == null) {
             throw new IllegalArgumentException("unknown preset '" + preset + "' for " + name + "; valid presets: "
-                    + String.join(", ", presets.keySet()));
+                    + String.join(", ", presets.keySet()) + DidYouMean.hint(preset, presets.keySet()));
         }
         return p;
     }

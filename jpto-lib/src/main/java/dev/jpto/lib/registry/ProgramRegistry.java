@@ -1,5 +1,6 @@
 package dev.jpto.lib.registry;
 
+import dev.jpto.compiler.text.DidYouMean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +86,8 @@ public final class ProgramRegistry {
         Entry p = programs.get(name);
         if (p == null) {
             throw new IllegalArgumentException("unknown program '" + name + "'; valid programs: "
-                    + String.join(", ", programs.keySet()) + " (see 'jpto list')");
+                    + String.join(", ", programs.keySet()) + " (see 'jpto list')"
+                    + DidYouMean.hint(name, programs.keySet()));
         }
         return p.def();
     }
