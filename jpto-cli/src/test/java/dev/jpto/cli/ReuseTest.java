@@ -85,7 +85,8 @@ class ReuseTest {
         Path again = tmp.resolve("again");
         assertThat(jpto("run", program, "--preset", preset, "--reuse", saved.toString(), "--output-dir",
                 again.toString(), "--save-tensors")).as(err()).isZero();
-        assertThat(out()).contains("inputs from " + saved + " (reused)", "golden from " + saved + " (reused)")
+        assertThat(out()).contains("inputs from " + saved + " (reused)", "golden from " + saved + " (reused)",
+                "SHA-256 checked before the first stage in ")
                 .doesNotContain("generate inputs", "compute golden");
         for (var d : spec.outputs()) {
             String f = d.name() + ".npy";

@@ -122,7 +122,8 @@ public final class GoldenRunner {
             inputs = replay.get().inputs(arena);
             initial = replay.get().initialOutputs(arena);
             log.done("load inputs", s, "inputs from " + replay.get().dir() + " (reused): " + inputs.size()
-                    + " tensor(s), " + Sizes.approx(bytes(inputs) + bytes(initial)));
+                    + " tensor(s), " + Sizes.approx(bytes(inputs) + bytes(initial)) + "; meta.json and the files' "
+                    + "SHA-256 checked before the first stage in " + StageLog.seconds(replay.get().checkNanos()));
             s = log.begin("load golden");
             golden = replay.get().golden(arena);
             log.done("load golden", s, "golden from " + replay.get().dir() + " (reused)");

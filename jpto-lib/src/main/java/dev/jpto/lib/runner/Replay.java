@@ -28,8 +28,11 @@ final class Replay {
     private final List<TensorDecl> inputs;
     private final List<TensorDecl> initial;
     private final List<TensorDecl> golden;
+    private final long checkNanos;
 
-    private Replay(Path dir, List<TensorDecl> inputs, List<TensorDecl> initial, List<TensorDecl> golden) {
+    private Replay(Path dir, List<TensorDecl> inputs, List<TensorDecl> initial, List<TensorDecl> golden,
+                   long checkNanos) {
+        this.checkNanos = checkNanos;
         this.dir = dir;
         this.inputs = inputs;
         this.initial = initial;
@@ -44,6 +47,7 @@ final class Replay {
      * @throws JitConfigException naming the first difference
      */
     static Replay check(Path dir, ProgramSpec program, long seed) {
+        long start = System.nanoTime();
         TensorMeta meta = TensorMeta.read(dir, OPTION + " " + dir);
         Path metaFile = dir.resolve(TensorMeta.FILE);
         same(metaFile, "program", meta.program(), program.programName());
@@ -65,7 +69,7 @@ final class Replay {
         }
         // the cheap checks first, for all; then the hashes, in parallel (the slow part at the pro presets)
         saved.parallelStream().forEach(Saved::verifyHash);
-        return new Replay(dir, ins, init, gold);
+        return new Replay(dir, ins, init, gold, System.nanoTime() - start);
     }
 
     /** The program inputs, read into {@code arena}. */
@@ -85,6 +89,11 @@ final class Replay {
 
     Path dir() {
         return dir;
+    }
+
+    /** How long {@link #check} took (reading meta.json, hashing every file): part of what a reuse costs. */
+    long checkNanos() {
+        return checkNanos;
     }
 
     private static void same(Path metaFile, String what, String saved, String now) {
