@@ -1,6 +1,7 @@
 /** Golden runner, comparators, .npy I/O, input generators, the program registry and the models. */
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
+    requires com.fasterxml.jackson.databind;
     requires java.compiler;
     requires java.management;
     requires jdk.management;
@@ -19,6 +20,8 @@ module dev.jpto.lib {
     exports dev.jpto.lib.npy;
     exports dev.jpto.lib.registry;
     exports dev.jpto.lib.runner;
+    // meta.json of saved tensors is read into records (TensorMeta)
+    opens dev.jpto.lib.runner to com.fasterxml.jackson.databind;
 
     uses dev.jpto.lib.registry.ProgramProvider;
     provides dev.jpto.lib.registry.ProgramProvider with dev.jpto.lib.models.basic.BasicPrograms,

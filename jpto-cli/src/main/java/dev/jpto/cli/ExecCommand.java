@@ -17,6 +17,7 @@ import dev.jpto.lib.compare.GoldenComparator;
 import dev.jpto.lib.runner.BenchLoop;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import dev.jpto.lib.runner.DfxReport;
+import dev.jpto.lib.runner.InPlaceOutputs;
 import dev.jpto.lib.runner.OutputCheck;
 import dev.jpto.lib.runner.Preflight;
 import dev.jpto.lib.runner.Progress;
@@ -78,6 +79,11 @@ final class ExecCommand implements Callable<Integer> {
     @Option(names = "--bench", paramLabel = "ROUNDS", defaultValue = "0",
             description = "timed benchmark rounds after the run, printed as 'jpto run --bench' does (default: none)")
     int benchRounds;
+
+    @Option(names = "--zero-missing-inout",
+            description = "start an output the program updates in place from zeros when --inputs has no "
+                    + "<name>.npy for it (default: refused, naming it), and say so")
+    boolean zeroMissingInOut;
 
     @Option(names = "--chips", paramLabel = "N",
             description = "L3 work dirs: simulated chips, devices --device .. --device+N-1 (default: the program's)")
@@ -145,12 +151,17 @@ final class ExecCommand implements Callable<Integer> {
         outDecls.forEach(d -> TensorFiles.file(outputs, d.name())); // refuses an output file leading outside
         try (Arena arena = Arena.ofShared()) {
             Map<String, Tensor> args = new LinkedHashMap<>(TensorFiles.read(inputs, ins, arena));
-            // an output updated in place starts from inputs/<name>.npy when there is one, else from zeros
+            // an output updated in place starts from inputs/<name>.npy when there is one; a missing one is
+            // refused when the program reads it (its initial value is input), else it starts from zeros
+            List<String> inPlace = l3 ? List.of() : InPlaceOutputs.of(compiled.program());
             Map<String, Tensor> outs = new LinkedHashMap<>();
             for (TensorDecl d : outDecls) {
                 // exists, not isRegularFile: a FIFO or a link out there is refused by read, not skipped
-                outs.put(d.name(), Files.exists(TensorFiles.file(inputs, d.name()), LinkOption.NOFOLLOW_LINKS)
-                        ? TensorFiles.read(inputs, List.of(d), arena).get(d.name())
+                boolean present = Files.exists(TensorFiles.file(inputs, d.name()), LinkOption.NOFOLLOW_LINKS);
+                if (!present && inPlace.contains(d.name())) {
+                    missingInOut(d);
+                }
+                outs.put(d.name(), present ? TensorFiles.read(inputs, List.of(d), arena).get(d.name())
                         : Tensor.allocate(arena, d.dtype(), d.shape()));
             }
             Map<String, Tensor> goldens = golden == null ? Map.of() : TensorFiles.read(golden, outDecls, arena);
@@ -203,6 +214,18 @@ final class ExecCommand implements Callable<Integer> {
             doc.put("total_seconds", (System.nanoTime() - start) / 1e9);
             return code;
         }
+    }
+
+    /** Refuses a missing initial value of in-place output {@code d}, or with --zero-missing-inout says it is zero. */
+    private void missingInOut(TensorDecl d) {
+        Path f = TensorFiles.file(inputs, d.name());
+        if (!zeroMissingInOut) {
+            throw new UsageException("missing input file " + f + " for " + d + ": the program updates this output in "
+                    + "place, so its initial value is an input ('jpto run --save-tensors' saves it under inputs/); "
+                    + "give the file, or --zero-missing-inout to start it from zeros");
+        }
+        log.println("[RUN] " + d.name() + " starts from zeros: " + f + " is missing and --zero-missing-inout "
+                + "was given (the program updates it in place)");
     }
 
     /** Runs the work dir once on {@code args}; prints the runtime line (and an L3 program's per-chip lines). */

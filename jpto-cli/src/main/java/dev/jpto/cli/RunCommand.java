@@ -9,6 +9,7 @@ import dev.jpto.lib.runner.RunResult;
 import dev.jpto.lib.runner.RunSpec;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -47,8 +48,15 @@ final class RunCommand implements Callable<Integer> {
     Path outputDir;
 
     @Option(names = "--save-tensors",
-            description = "write inputs/, outputs/ and golden/ .npy files under --output-dir (bf16/fp16 as float32)")
+            description = "write inputs/, outputs/ and golden/ .npy files and meta.json under --output-dir "
+                    + "(bf16/fp16 as float32)")
     boolean saveTensors;
+
+    @Option(names = "--reuse", paramLabel = "DIR",
+            description = "take inputs and golden from DIR, the --output-dir of an earlier run with --save-tensors, "
+                    + "instead of generating them; refused (exit 2) unless DIR/meta.json matches this program, "
+                    + "preset, seed and every file")
+    Path reuse;
 
     @Option(names = "--chips", paramLabel = "N",
             description = "L3 programs: simulated chips, devices --device .. --device+N-1 (default: the program's)")
@@ -83,6 +91,13 @@ final class RunCommand implements Callable<Integer> {
                     .withMemory(memory.budget());
             if (outputDir != null) {
                 run = run.withOutputDir(outputDir, saveTensors);
+            }
+            if (reuse != null) {
+                if (!Files.isDirectory(reuse)) {
+                    throw new UsageException("--reuse " + reuse + ": not a directory; expected the --output-dir of "
+                            + "an earlier 'jpto run --save-tensors'");
+                }
+                run = run.withReuse(reuse);
             }
             Map<String, String> cfg = chip.runtimeCfg(Optional.ofNullable(outputDir));
             if (json) {

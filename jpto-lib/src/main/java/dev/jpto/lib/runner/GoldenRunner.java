@@ -61,6 +61,8 @@ public final class GoldenRunner {
         Preflight checks = preflight(program, spec).outputPrefix(config);
         program.l3().ifPresent(l3 -> checks.chips(spec.chips() > 0 ? spec.chips() : l3.chips(), config.deviceId()));
         checks.check(spec.memory());
+        // before the first stage: saved tensors that do not fit this run are refused before anything is written
+        Optional<Replay> replay = spec.reuse().map(dir -> Replay.check(dir, program, spec.seed()));
         StageLog log = new StageLog(spec.out(), spec.progress());
         Map<String, String> cfgShown = new TreeMap<>(program.runtimeCfg());
         cfgShown.putAll(runtimeCfg);
@@ -71,7 +73,7 @@ public final class GoldenRunner {
         spec.outputDir().ifPresent(RunOutputDir::removeEarlierRun);
         Path workDir = keep ? spec.outputDir().get().resolve(RunOutputDir.WORK_DIR) : tempDir();
         try (Arena arena = Arena.ofShared()) {
-            return stages(program, spec, config, log, workDir, arena);
+            return stages(program, spec, config, log, workDir, arena, replay);
         } finally {
             if (!keep) {
                 deleteTree(workDir);
@@ -104,7 +106,7 @@ public final class GoldenRunner {
     }
 
     private static RunResult stages(ProgramSpec program, RunSpec spec, RunConfig config, StageLog log, Path workDir,
-                                    Arena arena) {
+                                    Arena arena, Optional<Replay> replay) {
         long s = log.begin("compile");
         RunTarget compiled = RunTarget.compile(program, workDir, spec.chips());
         if (spec.outputDir().isPresent()) { // a kept work dir runs under 'jpto exec' as it did here
@@ -112,24 +114,44 @@ public final class GoldenRunner {
         }
         log.done("compile", s, compiled.summary() + ", work dir " + workDir);
 
-        s = log.begin("generate inputs");
-        Map<String, Tensor> inputs = InputGeneration.inputs(program, spec.seed(), arena);
-        long inputBytes = inputs.values().stream().mapToLong(Tensor::byteSize).sum();
-        log.done("generate inputs", s, inputs.size() + " tensor(s), " + Sizes.approx(inputBytes));
+        Map<String, Tensor> inputs;
+        Map<String, Tensor> initial;
+        Map<String, Tensor> golden;
+        if (replay.isPresent()) {
+            s = log.begin("load inputs");
+            inputs = replay.get().inputs(arena);
+            initial = replay.get().initialOutputs(arena);
+            log.done("load inputs", s, "inputs from " + replay.get().dir() + " (reused): " + inputs.size()
+                    + " tensor(s), " + Sizes.approx(bytes(inputs) + bytes(initial)) + "; meta.json and the files' "
+                    + "SHA-256 checked before the first stage in " + StageLog.seconds(replay.get().checkNanos()));
+            s = log.begin("load golden");
+            golden = replay.get().golden(arena);
+            log.done("load golden", s, "golden from " + replay.get().dir() + " (reused)");
+        } else {
+            s = log.begin("generate inputs");
+            inputs = InputGeneration.inputs(program, spec.seed(), arena);
+            log.done("generate inputs", s, inputs.size() + " tensor(s), " + Sizes.approx(bytes(inputs)));
 
-        // outputs updated in place start from their fill, in the golden's tensors and the chip's alike
-        Map<String, Tensor> initial = InputGeneration.initialOutputs(program, spec.seed(), arena);
+            // outputs updated in place start from their fill, in the golden's tensors and the chip's alike
+            initial = InputGeneration.initialOutputs(program, spec.seed(), arena);
 
-        s = log.begin("compute golden");
-        Map<String, Tensor> golden = outputs(program.outputs(), initial, arena);
-        program.golden().compute(Map.copyOf(inputs), golden);
-        log.done("compute golden", s, "");
+            s = log.begin("compute golden");
+            golden = outputs(program.outputs(), initial, arena);
+            program.golden().compute(Map.copyOf(inputs), golden);
+            log.done("compute golden", s, "");
+        }
         Optional<Path> tensorDir = spec.saveTensors() ? spec.outputDir() : Optional.empty();
         tensorDir.ifPresent(dir -> {
             Map<String, Tensor> saved = new LinkedHashMap<>(inputs);
             saved.putAll(initial);
+            // an output a chip program reads without a fill starts from zeros: saved too, so exec has all it reads
+            if (program.l3().isEmpty()) {
+                InPlaceOutputs.of(program.program()).forEach(n -> saved.computeIfAbsent(n,
+                        k -> zeros(program.outputs(), k, arena)));
+            }
             TensorFiles.write(dir.resolve(RunOutputDir.INPUTS), saved);
             TensorFiles.write(dir.resolve(RunOutputDir.GOLDEN), golden);
+            TensorMeta.write(dir, program.programName(), program.preset(), spec.seed(), saved, golden);
         });
 
         Map<String, Tensor> actual = outputs(program.outputs(), initial, arena);
@@ -168,7 +190,8 @@ public final class GoldenRunner {
         for (OutputCheck c : checks) {
             log.line(c.line());
         }
-        tensorDir.ifPresent(dir -> log.line("[RUN] tensors saved under " + dir + " (inputs/, outputs/, golden/)"));
+        tensorDir.ifPresent(dir -> log.line("[RUN] tensors saved under " + dir
+                + " (inputs/, outputs/, golden/, " + TensorMeta.FILE + ")"));
         boolean passed = Validation.passed(checks);
         log.line(Validation.verdict(checks, StageLog.seconds(log.elapsed())));
         return new RunResult(program.programName(), program.preset(), passed, checks, log.stages(), log.elapsed(),
@@ -217,6 +240,15 @@ public final class GoldenRunner {
             out.put(d.name(), t);
         }
         return out;
+    }
+
+    private static Tensor zeros(List<TensorDecl> outputs, String name, Arena arena) {
+        TensorDecl d = outputs.stream().filter(o -> o.name().equals(name)).findFirst().orElseThrow();
+        return Tensor.allocate(arena, d.dtype(), d.shape());
+    }
+
+    private static long bytes(Map<String, Tensor> tensors) {
+        return tensors.values().stream().mapToLong(Tensor::byteSize).sum();
     }
 
     private static String heapHighWater(RunReport report) {

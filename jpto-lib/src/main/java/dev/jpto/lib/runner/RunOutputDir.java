@@ -69,6 +69,10 @@ public final class RunOutputDir {
             for (String tensors : TENSOR_DIRS) {
                 OwnedFiles.deleteDir(dir, tensors, d -> OwnedFiles.deleteFiles(d, n -> n.endsWith(".npy")));
             }
+            // a regular file or a link (the link itself); never a directory a user put there under that name
+            if (!Files.isDirectory(dir.resolve(TensorMeta.FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.deleteIfExists(dir.resolve(TensorMeta.FILE));
+            }
             DfxOutputs.remove(dir);
             CompiledL3Program.removeDfxOutputs(dir);
         } catch (IOException e) {
@@ -79,7 +83,8 @@ public final class RunOutputDir {
 
     /** A name a run writes directly in its output dir. */
     private static boolean isRunName(String name) {
-        return name.equals(WORK_DIR) || TENSOR_DIRS.contains(name) || DfxOutputs.isOutputName(name)
+        return name.equals(WORK_DIR) || TENSOR_DIRS.contains(name) || name.equals(TensorMeta.FILE)
+                || DfxOutputs.isOutputName(name)
                 || CompiledL3Program.isDfxOutputName(name) || name.equals(DirLock.FILE_NAME)
                 || AtomicFile.isTempName(name);
     }

@@ -1,7 +1,10 @@
 package dev.jpto.lib.runner;
 
 import dev.jpto.runtime.Platform;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,9 +25,12 @@ import java.util.Optional;
  * @param chips       chips an L3 program runs on (devices deviceId and up); 0 = the program's default. A chip
  *                    program always runs on one chip.
  * @param memory      the bytes of tensors the run may allocate, checked before the first stage
+ * @param reuse       a directory an earlier {@code saveTensors} run wrote: its inputs and golden are taken
+ *                    instead of generated and computed ({@link Replay}); empty = generate them
  */
 public record RunSpec(Platform platform, int deviceId, long seed, int benchRounds, Optional<Path> outputDir,
-                      boolean saveTensors, PrintStream out, Progress progress, int chips, MemoryBudget memory) {
+                      boolean saveTensors, PrintStream out, Progress progress, int chips, MemoryBudget memory,
+                      Optional<Path> reuse) {
     public static final long DEFAULT_SEED = 0;
 
     public RunSpec {
@@ -33,6 +39,7 @@ public record RunSpec(Platform platform, int deviceId, long seed, int benchRound
         Objects.requireNonNull(out, "out");
         Objects.requireNonNull(progress, "progress");
         Objects.requireNonNull(memory, "memory");
+        Objects.requireNonNull(reuse, "reuse");
         if (deviceId < 0) {
             throw new IllegalArgumentException("device must be >= 0: device=" + deviceId + " (try 0)");
         }
@@ -43,40 +50,64 @@ public record RunSpec(Platform platform, int deviceId, long seed, int benchRound
             throw new IllegalArgumentException("chips must be >= 1 (or 0 for the program's default): chips=" + chips
                     + " (try 2)");
         }
+        if (reuse.isPresent() && outputDir.isPresent() && sameDir(reuse.get(), outputDir.get())) {
+            throw new IllegalArgumentException("--reuse " + reuse.get() + " is the output dir: the run would replace "
+                    + "the tensors it reads; give another --output-dir");
+        }
         if (saveTensors && outputDir.isEmpty()) {
             throw new IllegalArgumentException("saving tensors needs an output dir (--output-dir DIR)");
+        }
+    }
+
+    private static boolean sameDir(Path a, Path b) {
+        try {
+            return a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())
+                    || Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot compare --reuse " + a + " with the output dir " + b + ": "
+                    + e.getMessage(), e);
         }
     }
 
     /** a2a3sim device 0, seed 0, no benchmark, temporary work dir, log to {@code out}, the default budget. */
     public static RunSpec defaults(PrintStream out) {
         return new RunSpec(Platform.A2A3SIM, 0, DEFAULT_SEED, 0, Optional.empty(), false, out, Progress.none(), 0,
-                MemoryBudget.ofPhysicalMemory());
+                MemoryBudget.ofPhysicalMemory(), Optional.empty());
     }
 
     public RunSpec withPlatform(Platform p, int device) {
-        return new RunSpec(p, device, seed, benchRounds, outputDir, saveTensors, out, progress, chips, memory);
+        return new RunSpec(p, device, seed, benchRounds, outputDir, saveTensors, out, progress, chips, memory, reuse);
     }
 
     public RunSpec withSeed(long s) {
-        return new RunSpec(platform, deviceId, s, benchRounds, outputDir, saveTensors, out, progress, chips, memory);
+        return new RunSpec(platform, deviceId, s, benchRounds, outputDir, saveTensors, out, progress, chips, memory,
+                reuse);
     }
 
     public RunSpec withBench(int rounds, Progress p) {
-        return new RunSpec(platform, deviceId, seed, rounds, outputDir, saveTensors, out, p, chips, memory);
+        return new RunSpec(platform, deviceId, seed, rounds, outputDir, saveTensors, out, p, chips, memory, reuse);
     }
 
     public RunSpec withOutputDir(Path dir, boolean save) {
-        return new RunSpec(platform, deviceId, seed, benchRounds, Optional.of(dir), save, out, progress, chips, memory);
+        return new RunSpec(platform, deviceId, seed, benchRounds, Optional.of(dir), save, out, progress, chips,
+                memory, reuse);
     }
 
     /** Chips for an L3 program (0 = the program's default). */
     public RunSpec withChips(int n) {
-        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, n, memory);
+        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, n, memory,
+                reuse);
+    }
+
+    /** Inputs and golden from {@code dir}, saved by an earlier {@code --save-tensors} run ({@code --reuse}). */
+    public RunSpec withReuse(Path dir) {
+        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, chips, memory,
+                Optional.of(dir));
     }
 
     /** The memory budget ({@code --max-memory}). */
     public RunSpec withMemory(MemoryBudget budget) {
-        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, chips, budget);
+        return new RunSpec(platform, deviceId, seed, benchRounds, outputDir, saveTensors, out, progress, chips,
+                budget, reuse);
     }
 }
