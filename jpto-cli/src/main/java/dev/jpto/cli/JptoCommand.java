@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
         description = "Write, run, size, debug and benchmark tile programs on a simulated AI-accelerator chip.",
         subcommands = {CommandLine.HelpCommand.class, ListCommand.class, RunCommand.class, CompileCommand.class,
                 ExecCommand.class, PlanCommand.class, BenchCommand.class, FuzzCommand.class,
-                NewCommand.class})
+                NewCommand.class, SweepCommand.class})
 public final class JptoCommand implements Runnable {
     /** Exit code for bad flags, values or configuration. */
     public static final int EXIT_USAGE = 2;

@@ -50,6 +50,11 @@ public record Sweep(PrintStream out, int maxParallel, Duration caseTimeout, Map<
         ProgramRefs refs = new ProgramRefs(env);
         List<SweepCase> cases = SweepFile.read(file, refs);
         dev.jpto.lib.runner.OutputDir.requireWritable("--out", dir);
+        try {
+            java.nio.file.Files.createDirectories(dir);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("--out " + dir + ": cannot create the directory", e);
+        }
         ResultsFile results = ResultsFile.open(dir);
         List<SweepCase> todo = cases.stream().filter(c -> !results.has(c.id())).toList();
         out.println("[SWEEP] " + file + ": " + cases.size() + " case(s), " + (cases.size() - todo.size())
