@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -98,6 +99,44 @@ class EmbeddedSweepTest {
         assertThat(log()).contains("4 case(s), 4 already in", "0 to run")
                 .doesNotContain("done,");
         assertThat(results(out)).hasSize(4);
+    }
+
+    @Test
+    @Timeout(value = 3, unit = TimeUnit.MINUTES)
+    void aSweepStoppedAfterItsFirstResultLeavesCompleteLinesAndTheNextRunDoesOnlyTheRest() throws Exception {
+        Path file = Files.writeString(dir.resolve("sweep.yaml"), """
+                programs: [basic.vector_add, basic.matmul]
+                presets: [tiny]
+                seeds: [0, 1, 2]
+                """);
+        Path out = dir.resolve("out");
+        Files.createDirectories(out);
+        Sweep oneAtATime = new Sweep(new PrintStream(log, true, StandardCharsets.UTF_8), 1, Duration.ofMinutes(5),
+                Map.of("JPTO_CACHE_DIR", dir.resolve("cache").toString()));
+        AtomicReference<Object> ended = new AtomicReference<>();
+        Thread coordinator = Thread.ofPlatform().start(() -> {
+            try {
+                ended.set(oneAtATime.run(file, out));
+            } catch (InterruptedException e) {
+                ended.set(e);
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (!Files.exists(out.resolve("results.jsonl")) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        coordinator.interrupt(); // what Ctrl-C does to the command's thread
+        coordinator.join(Duration.ofMinutes(1));
+        assertThat(coordinator.isAlive()).as("the coordinator stops within a minute").isFalse();
+        assertThat(ended.get()).as(log()).isInstanceOf(InterruptedException.class);
+        int first = results(out).size(); // every line parses: results() fails on a torn one
+        assertThat(first).isBetween(1, 5);
+
+        log.reset();
+        assertThat(sweep(file, out)).as(log()).isZero();
+        assertThat(log()).contains("6 case(s), " + first + " already in", (6 - first) + " to run");
+        assertThat(results(out).stream().map(l -> l.get("case_id").asText()).distinct()).hasSize(6);
+        assertThat(results(out)).hasSize(6);
     }
 
     @Test
