@@ -4,6 +4,7 @@ import dev.jpto.compiler.WorkDirException;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.runner.GoldenRunner;
 import dev.jpto.lib.runner.JitConfigException;
+import dev.jpto.lib.runner.MemoryBudget;
 import dev.jpto.lib.runner.OutputCheck;
 import dev.jpto.lib.runner.RunResult;
 import dev.jpto.lib.runner.RunSpec;
@@ -27,10 +28,20 @@ import java.util.concurrent.CancellationException;
 final class CaseRunner {
     private final ProgramRefs refs;
     private final String member;
+    private final MemoryBudget memory;
 
-    CaseRunner(ProgramRefs refs, String member) {
+    /** @param memory what one case may allocate: its share of the host when several run at once */
+    CaseRunner(ProgramRefs refs, String member, MemoryBudget memory) {
         this.refs = refs;
         this.member = member;
+        this.memory = memory;
+    }
+
+    /** The default budget split evenly between {@code parallel} cases, so that together they stay within it. */
+    static MemoryBudget share(int parallel) {
+        MemoryBudget host = MemoryBudget.ofPhysicalMemory();
+        return parallel == 1 ? host : new MemoryBudget(Math.max(1, host.bytes() / parallel), host.origin()
+                + ", shared by " + parallel + " cases at once (--max-parallel)");
     }
 
     CaseResult run(SweepCase c) {
@@ -39,12 +50,12 @@ final class CaseRunner {
         try {
             ProgramDef def = refs.resolve(c.program());
             RunSpec spec = RunSpec.defaults(out).withPlatform(Platform.parse(c.platform()), 0).withSeed(c.seed())
-                    .withBench(c.bench(), dev.jpto.lib.runner.Progress.none());
+                    .withBench(c.bench(), dev.jpto.lib.runner.Progress.none()).withMemory(memory);
             RunResult r = GoldenRunner.runJit(def.spec(c.preset()), spec, c.runtimeCfg());
             RunReport report = r.benchmark().map(b -> b.last()).orElse(r.report());
             Map<String, Long> stages = new LinkedHashMap<>();
             r.stageNanos().forEach((k, v) -> stages.put(k, v / 1_000_000));
-            return result(c, r.passed() ? CaseResult.PASS : CaseResult.FAIL, r.passed() ? 0 : 1, "", "",
+            return result(c, member, r.passed() ? CaseResult.PASS : CaseResult.FAIL, r.passed() ? 0 : 1, "", "",
                     r.outputs().stream().map(OutputCheck::line).toList(), stages,
                     r.benchmark().map(b -> b.medianUs()).orElse(-1.0),
                     report.rings().stream().map(RunReport.Ring::heapMax).toList(),
@@ -62,15 +73,20 @@ final class CaseRunner {
     }
 
     /** The result of a case whose task failed outside the run (e.g. the member could not take it). */
-    CaseResult failed(SweepCase c, Throwable t) {
-        return error(c, 3, t.getClass().getSimpleName(), String.valueOf(t.getMessage()));
+    static CaseResult failed(SweepCase c, String member, Throwable t) {
+        return error(c, member, 3, t.getClass().getSimpleName(), String.valueOf(t.getMessage()));
     }
 
     private CaseResult error(SweepCase c, int exit, String code, String message) {
-        return result(c, CaseResult.ERROR, exit, code, message, List.of(), Map.of(), -1, List.of(), List.of());
+        return error(c, member, exit, code, message);
     }
 
-    private CaseResult result(SweepCase c, String outcome, int exit, String code, String message,
+    private static CaseResult error(SweepCase c, String member, int exit, String code, String message) {
+        return result(c, member, CaseResult.ERROR, exit, code, message, List.of(), Map.of(), -1, List.of(),
+                List.of());
+    }
+
+    private static CaseResult result(SweepCase c, String member, String outcome, int exit, String code, String message,
                               List<String> verdicts, Map<String, Long> stages, double effectiveUs,
                               List<Long> heapMax, List<Long> heap) {
         return new CaseResult(c.id(), c.name(), c.preset(), c.runtimeCfg(), c.platform(), c.seed(), c.expect(),

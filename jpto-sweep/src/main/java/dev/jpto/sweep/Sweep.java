@@ -61,7 +61,8 @@ public record Sweep(PrintStream out, int maxParallel, Duration caseTimeout, Map<
                 + " already in " + dir.resolve(ResultsFile.NAME) + ", " + todo.size() + " to run, " + maxParallel
                 + " at a time");
         if (!todo.isEmpty()) {
-            HazelcastInstance member = EmbeddedMember.start(maxParallel, name -> new CaseRunner(refs, name));
+            HazelcastInstance member = EmbeddedMember.start(maxParallel,
+                    name -> new CaseRunner(refs, name, CaseRunner.share(maxParallel)));
             try {
                 if (!runAll(member, todo, results)) {
                     SummaryReport.write(dir, cases, results.all(), out);
@@ -89,7 +90,7 @@ public record Sweep(PrintStream out, int maxParallel, Duration caseTimeout, Map<
 
                 @Override
                 public void onFailure(Throwable t) { // the task itself failed: the member could not run it
-                    arrived.add(new CaseRunner(null, member.getName()).failed(c, t));
+                    arrived.add(CaseRunner.failed(c, member.getName(), t));
                 }
             });
         }

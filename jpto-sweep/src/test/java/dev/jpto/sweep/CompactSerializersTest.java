@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Timeout;
 class CompactSerializersTest {
     @Test
     void aResultAndACaseComeBackEqualFromTheMembersBinaryStore() {
-        HazelcastInstance member = EmbeddedMember.start(1, name -> new CaseRunner(new ProgramRefs(Map.of()), name));
+        HazelcastInstance member = EmbeddedMember.start(1, name -> new CaseRunner(new ProgramRefs(Map.of()), name,
+                CaseRunner.share(1)));
         try {
             CaseResult result = new CaseResult("ab12", "basic.matmul", "tiny", Map.of("ring_heap", "1024"),
                     "a2a3sim", 7, "HEAP_RING_DEADLOCK", "ERROR", 3, "HEAP_RING_DEADLOCK", "orch_error_code=2 …",
