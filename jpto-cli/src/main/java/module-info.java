@@ -1,6 +1,7 @@
 /** The jpto command. */
 module dev.jpto.cli {
     requires dev.jpto.lib;
+    requires dev.jpto.sweep;
     requires info.picocli;
     requires com.fasterxml.jackson.databind;
 

@@ -1,0 +1,75 @@
+package dev.jpto.cli;
+
+import dev.jpto.sweep.Sweep;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code jpto sweep FILE}: a sweep file's cases on an embedded Hazelcast member (docs/sweeps.md). */
+@Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Run every case of a sweep file (programs × presets × runtime_cfg × platforms × seeds) "
+                + "on an embedded cluster member bound to loopback; a re-run with the same --out resumes.",
+            "Exit 0 every case as expected, 1 any not, 2 bad sweep file or options, 3 a result never came."})
+final class SweepCommand implements Callable<Integer> {
+    @ParentCommand
+    JptoCommand top;
+
+    @Spec
+    CommandSpec commandSpec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "the sweep file (YAML or JSON)")
+    Path file;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "results.jsonl and summary.md go here; finished cases listed there are skipped "
+                    + "(default: FILE's name without extension + '-results', in the current directory)")
+    Path out;
+
+    @Option(names = "--max-parallel", paramLabel = "N",
+            description = "cases run at once (default: half the processors, at least 1)")
+    Integer maxParallel;
+
+    @Option(names = "--case-timeout", paramLabel = "SECONDS", defaultValue = "3600",
+            description = "give up when no case finishes for this long (default ${DEFAULT-VALUE})")
+    long caseTimeoutSeconds;
+
+    @Option(names = "--verbose", description = "show stack traces of errors")
+    boolean verbose;
+
+    @Override
+    public Integer call() {
+        return Outcome.of("sweep", top.err, verbose, () -> {
+            if (caseTimeoutSeconds < 1) {
+                throw new UsageException("--case-timeout must be >= 1 second: --case-timeout " + caseTimeoutSeconds
+                        + " (try 3600)");
+            }
+            Path dir = out != null ? out : Path.of(stem(file) + "-results");
+            Sweep sweep = new Sweep(top.out, maxParallel == null ? Sweep.defaultParallel() : maxParallel,
+                    Duration.ofSeconds(caseTimeoutSeconds), top.env);
+            dev.jpto.lib.runner.OutputDir.requireWritable("--out", dir);
+            return OutputDirLock.holding(dir, "--out", commandSpec, () -> {
+                try {
+                    return sweep.run(file, dir);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new CancellationException("sweep stopped; run it again with --out " + dir
+                            + " to resume");
+                }
+            });
+        });
+    }
+
+    private static String stem(Path file) {
+        Path name = file.getFileName();
+        String s = name == null ? "sweep" : name.toString();
+        int dot = s.lastIndexOf('.');
+        return dot > 0 ? s.substring(0, dot) : s;
+    }
+}
