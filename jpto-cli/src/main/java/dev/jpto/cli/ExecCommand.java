@@ -182,9 +182,9 @@ final class ExecCommand implements Callable<Integer> {
             return report;
         }
         RunReport report = Runner.executeCompiled(workDir, args, config);
-        top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
+        top.out.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us, %s",
                 (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
-                report.elapsedNanos() / 1e3));
+                report.elapsedNanos() / 1e3, report.deviceField()));
         return report;
     }
 

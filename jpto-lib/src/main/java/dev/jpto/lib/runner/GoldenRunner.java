@@ -139,7 +139,7 @@ public final class GoldenRunner {
         RunTarget.Ran ran = onChip(log, config, () -> compiled.run(args, config));
         RunReport report = ran.report();
         log.done("runtime", s, report.tasksExecuted() + " tasks, " + (ran.l3().isPresent() ? "L3 wall " : "chip ")
-                + micros(report.elapsedNanos()) + ", heap high-water " + heapHighWater(report));
+                + micros(report.elapsedNanos()) + deviceField(report) + ", heap high-water " + heapHighWater(report));
         // L3: one line per chip (device id, calls, runtime stage time, heap high-water)
         ran.l3().ifPresent(l3 -> l3.lines().forEach(log::line));
         tensorDir.ifPresent(dir -> TensorFiles.write(dir.resolve(RunOutputDir.OUTPUTS), actual));
@@ -223,6 +223,12 @@ public final class GoldenRunner {
         RunReport.Ring max = report.rings().stream().max(Comparator.comparingLong(RunReport.Ring::heapMax))
                 .orElseThrow();
         return Sizes.approx(max.heapMax()) + " of " + Sizes.format(max.heapBytes()) + " (ring " + max.ring() + ")";
+    }
+
+    /** {@code , device_us=… (estimated)}, or nothing for a report without a device estimate (an L3 run's whole). */
+    private static String deviceField(RunReport report) {
+        String f = report.deviceField();
+        return f.isEmpty() ? "" : ", " + f;
     }
 
     private static String micros(long nanos) {
