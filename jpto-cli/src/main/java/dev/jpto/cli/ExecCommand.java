@@ -142,12 +142,13 @@ final class ExecCommand implements Callable<Integer> {
                 try { // a failed run still says which diagnostic files it wrote
                     report = run(l3, l3Program, compiled, args, config, n, start);
                 } catch (ChipRuntimeException e) {
-                    DfxReport.lines(config.outputPrefix(), e.diagnosticFiles()).forEach(top.out::println);
+                    DfxReport.lines(config.outputPrefix(), e.diagnosticFiles(), config.platform())
+                            .forEach(top.out::println);
                     throw e;
                 }
                 List<Path> dfx = new ArrayList<>(report.dfxFiles());
                 report.scopeStatsFile().ifPresent(dfx::add);
-                DfxReport.lines(config.outputPrefix(), dfx).forEach(top.out::println);
+                DfxReport.lines(config.outputPrefix(), dfx, config.platform()).forEach(top.out::println);
                 TensorFiles.write(outputs, outs);
                 for (TensorDecl d : outDecls) {
                     top.out.println("[RUN] wrote " + TensorFiles.file(outputs, d.name()) + " " + d);

@@ -180,7 +180,7 @@ public final class GoldenRunner {
      * every benchmark round runs with the same flags, so the files on disk end up being the last round's.
      */
     private static void dfxLines(StageLog log, RunConfig config, List<Path> files) {
-        DfxReport.lines(config.outputPrefix(), files).forEach(log::line);
+        DfxReport.lines(config.outputPrefix(), files, config.platform()).forEach(log::line);
     }
 
     /**

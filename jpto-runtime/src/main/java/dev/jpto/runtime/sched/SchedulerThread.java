@@ -199,7 +199,7 @@ public final class SchedulerThread implements Runnable {
         long start = System.nanoTime();
         ring.body(slot).execute(ctx);
         events.dispatchEnd(raw, index, type, core, ring.args[slot], ctx, start, System.nanoTime(), ctx.flops,
-                ctx.bytesRead, ctx.bytesWritten);
+                ctx.bytesRead, ctx.bytesWritten, Math.max(0, ctx.deviceCycles));
     }
 
     /** The kernel threw: the run fails with KERNEL_EXCEPTION naming the task, kernel and core (first failure wins). */
