@@ -82,6 +82,23 @@ class RunDeviceEstimateTest {
     }
 
     @Test
+    void aReaderWaitsOnlyForTheWritersOfTheSliceItReads() {
+        try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(Platform.A2A3SIM, 0)) {
+            Tensor x = Tensor.allocate(arena, DType.FP32, 2, 16);
+            Tensor row0 = x.slice(new long[] {0, 0}, new long[] {1, 16});
+            Tensor row1 = x.slice(new long[] {1, 0}, new long[] {1, 16});
+            RunReport r = chip.run(orch -> {
+                orch.submit("a", CoreType.AIV, costing(ONE_US), Arg.outputExisting(row0));
+                orch.submit("b", CoreType.AIV, costing(10 * ONE_US), Arg.outputExisting(row1));
+                orch.submit("c", CoreType.AIV, costing(20 * ONE_US), Arg.input(row0));
+            }, CallConfig.defaults());
+            // a: done 2.774; b: submitted 1.748, ends 12.048, done 12.648; c: submitted 2.622, waits for a only:
+            // starts 3.074, ends 23.074, done 23.674 (33.548 had it waited for b)
+            assertThat(r.deviceMicros()).hasValueCloseTo(23.674, within(1e-6));
+        }
+    }
+
+    @Test
     void aTaskWithoutAReportedCostCostsOnlyTheRuntimeOverheads() {
         try (Chip chip = Chip.open(Platform.A5SIM, 0)) {
             RunReport r = chip.run(orch -> orch.submit("empty", CoreType.AIC, ctx -> { }), CallConfig.defaults());

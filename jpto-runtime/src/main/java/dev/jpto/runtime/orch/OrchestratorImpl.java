@@ -410,27 +410,21 @@ public final class OrchestratorImpl implements Orchestrator {
     }
 
     /**
-     * Records the task's producers for the device estimate: the live ones found above, and the last writer of each
-     * buffer it reads, retired or not; then the buffers it writes. Before step 3, which may prune {@code edges}.
+     * Records the task's producers for the device estimate from the program alone (not the live edges above, which
+     * depend on which producers the host has retired): every earlier write its inputs overlap; then its writes.
      */
     private void logProducers(Ring ring, int slot, long raw, Arg[] args, int nTensors, int nOutputs) {
-        for (int i = 0; i < edgeN; i++) {
-            submitLog.addPred(edges[i] & Ring.EDGE_ID_MASK);
-        }
         if (nTensors > 0) {
             for (Arg a : args) {
                 if (a instanceof Arg.TensorArg(Tensor t, Direction d)
                         && (d == Direction.INPUT || d == Direction.INOUT)) {
-                    long w = submitLog.lastWriter(t.bufferAddress());
-                    if (w >= 0) {
-                        submitLog.addPred(w);
-                    }
+                    submitLog.read(t);
                 }
             }
             for (Arg a : args) {
                 if (a instanceof Arg.TensorArg(Tensor t, Direction d)
                         && (d == Direction.INOUT || d == Direction.OUTPUT_EXISTING)) {
-                    submitLog.wrote(t.bufferAddress(), raw);
+                    submitLog.write(raw, t);
                 }
             }
         }
@@ -438,7 +432,7 @@ public final class OrchestratorImpl implements Orchestrator {
             Tensor[] outs = ring.outputs[slot];
             for (int i = 0; i < args.length; i++) {
                 if (args[i] instanceof Arg.Output) {
-                    submitLog.wrote(outs[i].bufferAddress(), raw);
+                    submitLog.created(raw, outs[i]);
                 }
             }
         }

@@ -1,17 +1,23 @@
 package dev.jpto.runtime.orch;
 
+import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.tensormap.Overlap;
+import dev.jpto.runtime.tensormap.TensorMap;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Every task the orchestrator submitted in the current run, in submit order, with its kernel, core type and
- * producers: the graph the device estimate replays. Unlike the runtime's fanins it keeps edges to producers that had
- * already retired when the consumer was submitted (the host ran them early; the device may not have): per buffer the
- * last task that wrote it is remembered for the whole run. Kept between runs (no allocation in a steady run).
+ * producers: the graph the device estimate replays. The producers come from the program alone, never from the host's
+ * timing: unlike the runtime's TensorMap, which forgets writers once they retire (the host ran them early; the device
+ * may not have), this log keeps every write of the run until a later write covers it, and finds a read's producers
+ * with the TensorMap's own overlap rule. Its arrays are kept between runs.
  */
 public final class SubmitLog {
-    private static final long EMPTY = -1;
-
     private long[] ids = new long[256];
     private String[] kernels = new String[256];
     private CoreType[] coreTypes = new CoreType[256];
@@ -21,25 +27,22 @@ public final class SubmitLog {
     private int size;
     private int predSize;
 
-    /** Open addressing: buffer address → last writer's task id. */
-    private long[] keys = new long[1024];
-    private long[] writers = new long[1024];
-    private int used;
+    /** Per buffer address: the writes not yet covered by a later write, in submit order. */
+    private final Map<Long, List<Write>> writes = new HashMap<>();
+    private final long[][] scratch = new long[4][TensorMap.MAX_DIMS];
 
-    {
-        Arrays.fill(keys, EMPTY);
+    /** A task's write of a view. */
+    private record Write(long task, Tensor view) {
     }
 
     void reset() {
         size = 0;
         predSize = 0;
-        if (used > 0) {
-            Arrays.fill(keys, EMPTY);
-            used = 0;
-        }
+        Arrays.fill(kernels, null);
+        writes.clear();
     }
 
-    /** Starts task {@code id}'s record; its producers follow through {@link #addPred}. */
+    /** Starts task {@code id}'s record; its producers follow through {@link #read}. */
     void begin(long id, String kernel, CoreType coreType) {
         if (size + 1 == ids.length) {
             int n = ids.length * 2;
@@ -57,7 +60,7 @@ public final class SubmitLog {
     }
 
     /** Adds a producer of the task begun last (duplicates are harmless: the replay folds them). */
-    void addPred(long producer) {
+    private void addPred(long producer) {
         if (predSize == preds.length) {
             preds = Arrays.copyOf(preds, predSize * 2);
         }
@@ -65,52 +68,47 @@ public final class SubmitLog {
         predStart[size] = predSize;
     }
 
-    /** The last task that wrote the buffer at {@code address} in this run, or -1. */
-    long lastWriter(long address) {
-        int i = slot(address);
-        return keys[i] == EMPTY ? -1 : writers[i];
-    }
-
-    void wrote(long address, long taskId) {
-        int i = slot(address);
-        if (keys[i] == EMPTY) {
-            if (2 * (used + 1) > keys.length) {
-                grow();
-                i = slot(address);
-            }
-            keys[i] = address;
-            used++;
-        }
-        writers[i] = taskId;
-    }
-
-    private int slot(long address) {
-        int mask = keys.length - 1;
-        int i = (int) (mix(address) & mask);
-        while (keys[i] != EMPTY && keys[i] != address) {
-            i = (i + 1) & mask;
-        }
-        return i;
-    }
-
-    private static long mix(long a) {
-        long h = a * 0x9E3779B97F4A7C15L;
-        return h ^ (h >>> 29);
-    }
-
-    private void grow() {
-        long[] oldKeys = keys;
-        long[] oldWriters = writers;
-        keys = new long[oldKeys.length * 2];
-        writers = new long[oldKeys.length * 2];
-        Arrays.fill(keys, EMPTY);
-        for (int j = 0; j < oldKeys.length; j++) {
-            if (oldKeys[j] != EMPTY) {
-                int i = slot(oldKeys[j]);
-                keys[i] = oldKeys[j];
-                writers[i] = oldWriters[j];
+    /** Adds, as producers of the task begun last, every earlier task whose write overlaps {@code view}. */
+    void read(Tensor view) {
+        List<Write> list = writes.get(view.bufferAddress());
+        if (list != null) {
+            for (Write w : list) {
+                if (overlap(view, w.view) != Overlap.NO_OVERLAP) {
+                    addPred(w.task);
+                }
             }
         }
+    }
+
+    /** Task {@code taskId} writes {@code view}: the writes it covers can no longer be read. */
+    void write(long taskId, Tensor view) {
+        List<Write> list = writes.computeIfAbsent(view.bufferAddress(), a -> new ArrayList<>());
+        list.removeIf(w -> overlap(view, w.view) == Overlap.COVERED);
+        list.add(new Write(taskId, view));
+    }
+
+    /** Task {@code taskId} created {@code buffer} (a heap output): what earlier tasks wrote there is gone. */
+    void created(long taskId, Tensor buffer) {
+        List<Write> list = writes.computeIfAbsent(buffer.bufferAddress(), a -> new ArrayList<>());
+        list.clear();
+        list.add(new Write(taskId, buffer));
+    }
+
+    /** {@link Overlap#check} of a new view {@code a} against an earlier write's {@code b}, as the TensorMap does. */
+    private int overlap(Tensor a, Tensor b) {
+        int n = a.rank();
+        if (n != b.rank() || a.dtype() != b.dtype() || n > TensorMap.MAX_DIMS) {
+            return Overlap.OTHER;
+        }
+        long[] aShape = scratch[0], aStride = scratch[1], bShape = scratch[2], bStride = scratch[3];
+        for (int d = 0; d < n; d++) {
+            aShape[d] = a.shape(d);
+            aStride[d] = a.stride(d);
+            bShape[d] = b.shape(d);
+            bStride[d] = b.stride(d);
+        }
+        return Overlap.check(n, a.buffer().byteSize() / a.dtype().byteSize(), a.offset(), aShape, aStride, b.offset(),
+                bShape, bStride);
     }
 
     public int size() {
