@@ -82,8 +82,17 @@ public final class SubmitLog {
 
     /** Task {@code taskId} writes {@code view}: the writes it covers can no longer be read. */
     void write(long taskId, Tensor view) {
-        List<Write> list = writes.computeIfAbsent(view.bufferAddress(), a -> new ArrayList<>());
-        list.removeIf(w -> overlap(view, w.view) == Overlap.COVERED);
+        List<Write> list = writes.computeIfAbsent(view.bufferAddress(), a -> new ArrayList<>(2));
+        int kept = 0;
+        for (int i = 0; i < list.size(); i++) { // in place: no iterator or lambda per submit
+            Write w = list.get(i);
+            if (overlap(view, w.view) != Overlap.COVERED) {
+                list.set(kept++, w);
+            }
+        }
+        while (list.size() > kept) {
+            list.removeLast();
+        }
         list.add(new Write(taskId, view));
     }
 
