@@ -49,7 +49,8 @@ import picocli.CommandLine.ParentCommand;
 /** {@code jpto exec WORKDIR --inputs DIR --outputs DIR}: runs a compiled work dir on .npy inputs. */
 @Command(name = "exec", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Run a compiled work dir on <name>.npy inputs (Runner.executeCompiled; an L3 work dir through "
-                + "DistributedRunner) and write <name>.npy outputs.", "On the inputs 'jpto run --save-tensors' saved, the outputs are bit-identical to run's."})
+                + "DistributedRunner) and write <name>.npy outputs.",
+            "On the inputs 'jpto run --save-tensors' saved, the outputs are bit-identical to run's."})
 final class ExecCommand implements Callable<Integer> {
     @ParentCommand
     JptoCommand top;
@@ -176,12 +177,12 @@ final class ExecCommand implements Callable<Integer> {
             try { // a failed run still says which diagnostic files it wrote
                 report = run(l3, l3Program, compiled, args, config, n, start);
             } catch (ChipRuntimeException e) {
-                DfxReport.lines(config.outputPrefix(), e.diagnosticFiles()).forEach(log::println);
+                DfxReport.lines(config.outputPrefix(), e.diagnosticFiles(), config.platform()).forEach(log::println);
                 throw e;
             }
             List<Path> dfx = new ArrayList<>(report.dfxFiles());
             report.scopeStatsFile().ifPresent(dfx::add);
-            DfxReport.lines(config.outputPrefix(), dfx).forEach(log::println);
+            DfxReport.lines(config.outputPrefix(), dfx, config.platform()).forEach(log::println);
             doc.set("report", PlanJson.report(report));
             TensorFiles.write(outputs, outs);
             ArrayNode written = doc.putArray("written");
@@ -240,9 +241,9 @@ final class ExecCommand implements Callable<Integer> {
             return report;
         }
         RunReport report = Runner.executeCompiled(workDir, args, config);
-        log.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us",
+        log.println(String.format(Locale.ROOT, "[RUN] runtime (%.3fs) %s: %d tasks, chip %.1f us, %s",
                 (System.nanoTime() - start) / 1e9, compiled.name(), report.tasksExecuted(),
-                report.elapsedNanos() / 1e3));
+                report.elapsedNanos() / 1e3, report.deviceField()));
         return report;
     }
 

@@ -46,7 +46,7 @@ class DfxThroughRuntimeCfgTest {
                 "--runtime-cfg", "enable_chip_swimlane=4")).as(err()).isZero();
         assertThat(out()).contains("output_prefix=" + dir.toAbsolutePath())
                 .contains("[RUN] dfx under " + dir.toAbsolutePath() + ": chip_swimlane.json, "
-                        + "chip_swimlane_records.json").contains("[RUN] PASS");
+                        + "chip_swimlane_records.json, chip_swimlane_device.json").contains("[RUN] PASS");
         JsonNode records = JSON.readTree(dir.resolve("chip_swimlane_records.json").toFile());
         assertThat(records.get("chip_swimlane_level").asInt()).isEqualTo(4);
         assertThat(records.get("aicpu_orchestrator_phases")).isNotEmpty();

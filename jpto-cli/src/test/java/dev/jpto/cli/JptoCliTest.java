@@ -225,7 +225,7 @@ class JptoCliTest {
                 "--enable-scope-stats", "--enable-chip-swimlane", "--enable-dep-gen", "--dump-args", "--enable-pmu"))
                 .as(err()).isZero();
         for (String f : List.of("scope_stats/scope_stats.jsonl", "chip_swimlane.json", "chip_swimlane_records.json",
-                "deps.json", "deps.dot", "args_dump/args_dump.json", "pmu.csv")) {
+                "chip_swimlane_device.json", "deps.json", "deps.dot", "args_dump/args_dump.json", "pmu.csv")) {
             assertThat(dir.resolve(f)).as(f).exists();
         }
         assertThat(out()).contains("[RUN] dfx under " + dir.toAbsolutePath());
@@ -234,7 +234,7 @@ class JptoCliTest {
         List<String> lines = outLines();
         int at = lines.indexOf(lines.stream().filter(l -> l.startsWith("[RUN] pmu: ")).findFirst().orElseThrow());
         assertThat(lines.get(at + 1).split("\\s+")).containsExactly("kernel", "tasks", "total_us", "mean_us",
-                "GFLOP/s", "GB/s");
+                "GFLOP/s", "GB/s", "device_us");
         List<String> csv = Files.readAllLines(dir.resolve("pmu.csv"));
         int flops = List.of(csv.getFirst().split(",")).indexOf("flops");
         int kernel = List.of(csv.getFirst().split(",")).indexOf("kernel");

@@ -31,7 +31,7 @@ public final class Benchmark {
                 Dispatch.run(chip, program, args, call);
             }
             for (int r = 0; r < rounds; r++) {
-                last = Dispatch.run(chip, program, args, call);
+                last = Dispatch.run(chip, program, args, call).withDeviceTimeResolved(); // read after close
                 us[r] = last.elapsedNanos() / 1_000.0;
             }
         }

@@ -4,12 +4,19 @@ import dev.jpto.runtime.RunReport;
 
 /**
  * Effective time per round in microseconds (the chip's elapsed time of a run), over {@code rounds} timed rounds
- * after the warm-up; {@code last} is the report of the last round.
+ * after the warm-up; {@code last} is the report of the last round, its device estimate computed before the chip
+ * closed ({@link RunReport#withDeviceTimeResolved}; the same for every round: it depends on the program only).
  */
 public record BenchmarkResult(int rounds, double minUs, double medianUs, double meanUs, double maxUs, RunReport last) {
-    /** {@code effective_us (N rounds) min= median= mean= max=}: the golden-runner line. */
+    /**
+     * {@code effective_us (N rounds) min= median= mean= max=}: the golden-runner line; then {@code device_us=…
+     * (estimated, per round)} when the run has a device estimate.
+     */
     public String line() {
-        return String.format(java.util.Locale.ROOT, "effective_us (%d rounds) min=%.1f median=%.1f mean=%.1f max=%.1f",
-                rounds, minUs, medianUs, meanUs, maxUs);
+        String host = String.format(java.util.Locale.ROOT,
+                "effective_us (%d rounds) min=%.1f median=%.1f mean=%.1f max=%.1f", rounds, minUs, medianUs, meanUs,
+                maxUs);
+        return last.deviceMicros().isEmpty() ? host : host + String.format(java.util.Locale.ROOT,
+                " device_us=%.1f (estimated, per round)", last.deviceMicros().getAsDouble());
     }
 }

@@ -242,7 +242,7 @@ final class L3Execution {
 
     private static Done runOne(Chip chip, CompiledProgram p, Map<String, Tensor> args, CallConfig call, int index) {
         try {
-            RunReport r = Dispatch.run(chip, p, args, call);
+            RunReport r = Dispatch.run(chip, p, args, call).withDeviceTimeResolved(); // the chip runs on
             return new Done(index, System.nanoTime(), r, null);
         } catch (RuntimeException e) {
             return new Done(index, System.nanoTime(), null, e);
@@ -278,6 +278,7 @@ final class L3Execution {
             int dev = device(c);
             int count = 0;
             long runtime = 0;
+            double deviceUs = 0;
             long high = 0;
             long cap = 0;
             for (L3Report.Call call : calls) {
@@ -286,6 +287,7 @@ final class L3Execution {
                 }
                 count++;
                 runtime += call.report().elapsedNanos();
+                deviceUs += call.report().deviceMicros().orElse(0);
                 for (RunReport.Ring r : call.report().rings()) {
                     if (cap == 0 || r.heapMax() > high) {
                         high = r.heapMax();
@@ -293,7 +295,7 @@ final class L3Execution {
                     }
                 }
             }
-            devices.add(new L3Report.Device(dev, count, runtime, high, cap));
+            devices.add(new L3Report.Device(dev, count, runtime, deviceUs, high, cap));
         }
         return new L3Report(program.name(), config.platform(), calls, devices, wall);
     }

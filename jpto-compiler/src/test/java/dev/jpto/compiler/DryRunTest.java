@@ -99,7 +99,7 @@ class DryRunTest {
 
     private static String work(String row) {
         String[] f = row.split(",");
-        return f[7] + "," + f[8] + "," + f[9];
+        return f[8] + "," + f[9] + "," + f[10];
     }
 
     @Test

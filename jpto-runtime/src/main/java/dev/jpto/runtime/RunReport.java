@@ -2,20 +2,59 @@ package dev.jpto.runtime;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * What one successful run did: the ring capacities actually in force and their high-water marks, the
  * TensorMap peak, task count, wall time, and the DFX files written ({@code scopeStatsFile} for
- * enable_scope_stats, {@code dfxFiles} for the swimlane, dependency graph, argument dump and PMU outputs).
+ * enable_scope_stats, {@code dfxFiles} for the swimlane, dependency graph, argument dump and PMU outputs), and the
+ * estimated device time ({@code deviceTime}, may be null).
  */
 public record RunReport(Platform platform, int aicpuThreadNum, List<Ring> rings, int tensorMapCapacity,
                         int tensorMapMax, long tasksExecuted, long elapsedNanos, Optional<Path> scopeStatsFile,
-                        List<Path> dfxFiles) {
+                        List<Path> dfxFiles, DeviceTime deviceTime) {
 
     public RunReport {
         rings = List.copyOf(rings);
         dfxFiles = List.copyOf(dfxFiles);
+    }
+
+    /** A report without a device estimate. */
+    public RunReport(Platform platform, int aicpuThreadNum, List<Ring> rings, int tensorMapCapacity,
+                     int tensorMapMax, long tasksExecuted, long elapsedNanos, Optional<Path> scopeStatsFile,
+                     List<Path> dfxFiles) {
+        this(platform, aicpuThreadNum, rings, tensorMapCapacity, tensorMapMax, tasksExecuted, elapsedNanos,
+                scopeStatsFile, dfxFiles, null);
+    }
+
+    /**
+     * The run's estimated device time in µs (docs/device-model.md), replayed on first call; empty when the report
+     * has none (e.g. it merges several chips' runs).
+     *
+     * @throws IllegalStateException when the chip has run again since this run
+     */
+    public OptionalDouble deviceMicros() {
+        return deviceTime == null ? OptionalDouble.empty() : OptionalDouble.of(deviceTime.micros());
+    }
+
+    /**
+     * This report with its device estimate computed now: for a report read after its chip may have run again (a
+     * chip serving several calls).
+     */
+    public RunReport withDeviceTimeResolved() {
+        if (deviceTime == null) {
+            return this;
+        }
+        double us = deviceTime.micros();
+        return new RunReport(platform, aicpuThreadNum, rings, tensorMapCapacity, tensorMapMax, tasksExecuted,
+                elapsedNanos, scopeStatsFile, dfxFiles, () -> us);
+    }
+
+    /** {@code device_us=12.3 (estimated)}, or empty when the report has no device estimate. */
+    public String deviceField() {
+        return deviceTime == null ? "" : String.format(Locale.ROOT, "device_us=%.1f (estimated)", deviceTime.micros());
     }
 
     /** A report without DFX files besides scope statistics. */

@@ -26,4 +26,17 @@ public interface TaskContext {
      */
     default void recordWork(long flops, long bytesRead, long bytesWritten) {
     }
+
+    /**
+     * Reports the device cost of what the body did (docs/device-model.md): one block's cycles on its core and the
+     * GM bytes it moved, for the run's estimated device time. Optional: a body that does not call it costs only the
+     * runtime's dispatch and completion; later calls add up.
+     */
+    default void recordDeviceCost(long cycles, long gmBytes) {
+    }
+
+    /** The platform of the chip the task runs on. */
+    default Platform platform() {
+        throw new UnsupportedOperationException("this TaskContext does not know its platform");
+    }
 }

@@ -6,7 +6,12 @@ import dev.jpto.isa.engine.TileEngine;
 import dev.jpto.isa.kernel.ExecStats;
 import dev.jpto.isa.kernel.Kernel;
 import dev.jpto.isa.kernel.KernelExecutor;
+import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.TaskContext;
+import dev.jpto.runtime.device.HardwareSpec;
+import dev.jpto.runtime.device.KernelCostRecorder;
+import dev.jpto.runtime.device.TaskCost;
 
 /**
  * Runs kernels on the tile engines, one {@link KernelExecutor} per worker thread (an executor keeps a kernel's
@@ -24,12 +29,29 @@ public final class EngineInvoker implements KernelInvoker {
         final Tensor[][] tensors = new Tensor[MAX_PARAMS + 1][];
         final double[][] scalars = new double[MAX_PARAMS + 1][];
 
+        /** Device cost per core type, for the chip the worker last served (one thread serves one chip). */
+        Platform platform;
+        final KernelCostRecorder[] recorders = new KernelCostRecorder[CoreType.values().length];
+
         Worker(TileEngine engine) {
             executor = new KernelExecutor(engine);
             for (int n = 0; n <= MAX_PARAMS; n++) {
                 tensors[n] = new Tensor[n];
                 scalars[n] = new double[n];
             }
+        }
+
+        KernelCostRecorder recorder(Platform p, CoreType type) {
+            if (p != platform) {
+                java.util.Arrays.fill(recorders, null);
+                platform = p;
+            }
+            KernelCostRecorder r = recorders[type.ordinal()];
+            if (r == null) {
+                r = new KernelCostRecorder(HardwareSpec.of(p), type);
+                recorders[type.ordinal()] = r;
+            }
+            return r;
         }
     }
 
@@ -75,10 +97,14 @@ public final class EngineInvoker implements KernelInvoker {
         for (int j = 0; j < ns; j++) {
             scalars[j] = task.scalar(nt + j);
         }
+        KernelCostRecorder cost = w.recorder(task.platform(), task.coreType());
         try {
-            ExecStats stats = w.executor.execute(kernel, tensors, scalars);
+            ExecStats stats = w.executor.execute(kernel, tensors, scalars, cost);
             task.recordWork(stats.flops(), stats.bytesLoaded(), stats.bytesStored()); // enable_pmu counters
+            TaskCost c = cost.finish();
+            task.recordDeviceCost(c.cycles(), c.gmBytes()); // the run's estimated device time
         } finally {
+            cost.finish(); // after a failure: the next task starts from a clean recorder
             java.util.Arrays.fill(tensors, null);
         }
     }

@@ -36,7 +36,7 @@ public final class BenchLoop {
                 worker.run(program, args, config);
             }
             for (int r = 0; r < rounds; r++) {
-                last = worker.run(program, args, config);
+                last = worker.run(program, args, config).withDeviceTimeResolved(); // read after close
                 us[r] = last.elapsedNanos() / 1_000.0;
                 progress.advance(r + 1);
             }

@@ -1,5 +1,7 @@
 package dev.jpto.lib.runner;
 
+import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.device.HardwareSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +15,11 @@ public final class DfxReport {
     private DfxReport() {
     }
 
-    /** The lines for {@code files} written under {@code outputPrefix}; none when no file was written. */
-    public static List<String> lines(String outputPrefix, List<Path> files) {
+    /**
+     * The lines for {@code files} written under {@code outputPrefix} by a run on {@code platform} (the PMU table's
+     * device column uses its chip); none when no file was written.
+     */
+    public static List<String> lines(String outputPrefix, List<Path> files, Platform platform) {
         List<String> lines = new ArrayList<>();
         if (files.isEmpty()) {
             return lines;
@@ -25,8 +30,9 @@ public final class DfxReport {
         files.stream().filter(f -> f.getFileName().toString().equals("pmu.csv")).findFirst().ifPresent(pmu -> {
             List<PmuSummary.Kernel> kernels = PmuSummary.read(pmu);
             long tasks = kernels.stream().mapToLong(PmuSummary.Kernel::tasks).sum();
-            lines.add("[RUN] pmu: " + tasks + " task(s), " + kernels.size() + " kernel(s); body wall time per kernel");
-            lines.addAll(PmuSummary.table(kernels));
+            lines.add("[RUN] pmu: " + tasks + " task(s), " + kernels.size() + " kernel(s); body wall time per kernel, "
+                    + "device_us estimated");
+            lines.addAll(PmuSummary.table(kernels, HardwareSpec.of(platform)));
         });
         return lines;
     }

@@ -161,7 +161,7 @@ public final class GoldenRunner {
         RunTarget.Ran ran = onChip(log, config, () -> compiled.run(args, config));
         RunReport report = ran.report();
         log.done("runtime", s, report.tasksExecuted() + " tasks, " + (ran.l3().isPresent() ? "L3 wall " : "chip ")
-                + micros(report.elapsedNanos()) + ", heap high-water " + heapHighWater(report));
+                + micros(report.elapsedNanos()) + deviceField(report) + ", heap high-water " + heapHighWater(report));
         // L3: one line per chip (device id, calls, runtime stage time, heap high-water)
         ran.l3().ifPresent(l3 -> l3.lines().forEach(log::line));
         tensorDir.ifPresent(dir -> TensorFiles.write(dir.resolve(RunOutputDir.OUTPUTS), actual));
@@ -203,7 +203,7 @@ public final class GoldenRunner {
      * every benchmark round runs with the same flags, so the files on disk end up being the last round's.
      */
     private static void dfxLines(StageLog log, RunConfig config, List<Path> files) {
-        DfxReport.lines(config.outputPrefix(), files).forEach(log::line);
+        DfxReport.lines(config.outputPrefix(), files, config.platform()).forEach(log::line);
     }
 
     /**
@@ -255,6 +255,12 @@ public final class GoldenRunner {
         RunReport.Ring max = report.rings().stream().max(Comparator.comparingLong(RunReport.Ring::heapMax))
                 .orElseThrow();
         return Sizes.approx(max.heapMax()) + " of " + Sizes.format(max.heapBytes()) + " (ring " + max.ring() + ")";
+    }
+
+    /** {@code , device_us=… (estimated)}, or nothing for a report without a device estimate (an L3 run's whole). */
+    private static String deviceField(RunReport report) {
+        String f = report.deviceField();
+        return f.isEmpty() ? "" : ", " + f;
     }
 
     private static String micros(long nanos) {

@@ -1,5 +1,6 @@
 package dev.jpto.lib.runner;
 
+import dev.jpto.runtime.device.HardwareSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,8 +16,12 @@ import java.util.Map;
  * {@code pmu.csv} (so it shows exactly what the file holds), one row per kernel in order of first appearance.
  */
 public final class PmuSummary {
-    /** One kernel's tasks: count, summed wall time of their bodies, FLOPs and bytes moved. */
-    public record Kernel(String kernel, long tasks, long wallNanos, long flops, long bytesRead, long bytesWritten) {
+    /**
+     * One kernel's tasks: count, summed wall time of their bodies, summed estimated device cycles, FLOPs and bytes
+     * moved.
+     */
+    public record Kernel(String kernel, long tasks, long wallNanos, long deviceCycles, long flops, long bytesRead,
+                         long bytesWritten) {
         public double totalMicros() {
             return wallNanos / 1e3;
         }
@@ -53,22 +58,23 @@ public final class PmuSummary {
         List<String> header = List.of(lines.getFirst().split(","));
         int kernel = column(header, "kernel", pmuCsv), wall = column(header, "wall_ns", pmuCsv),
                 flops = column(header, "flops", pmuCsv), read = column(header, "bytes_read", pmuCsv),
-                written = column(header, "bytes_written", pmuCsv);
+                written = column(header, "bytes_written", pmuCsv), device = column(header, "device_cycles", pmuCsv);
         Map<String, long[]> acc = new LinkedHashMap<>();
         for (String line : lines.subList(1, lines.size())) {
             if (line.isBlank()) {
                 continue;
             }
             String[] c = line.split(",");
-            long[] a = acc.computeIfAbsent(c[kernel], k -> new long[5]);
+            long[] a = acc.computeIfAbsent(c[kernel], k -> new long[6]);
             a[0]++;
             a[1] += Long.parseLong(c[wall]);
             a[2] += Long.parseLong(c[flops]);
             a[3] += Long.parseLong(c[read]);
             a[4] += Long.parseLong(c[written]);
+            a[5] += Long.parseLong(c[device]);
         }
         List<Kernel> out = new ArrayList<>();
-        acc.forEach((k, a) -> out.add(new Kernel(k, a[0], a[1], a[2], a[3], a[4])));
+        acc.forEach((k, a) -> out.add(new Kernel(k, a[0], a[1], a[5], a[2], a[3], a[4])));
         return out;
     }
 
@@ -80,15 +86,19 @@ public final class PmuSummary {
         return i;
     }
 
-    /** The table: a header line, then one aligned line per kernel. */
-    public static List<String> table(List<Kernel> kernels) {
+    /**
+     * The table: a header line, then one aligned line per kernel; host columns (body wall time and the rates it
+     * gives), then {@code device_us}: the kernel's summed estimated device time on {@code spec}'s chip.
+     */
+    public static List<String> table(List<Kernel> kernels, HardwareSpec spec) {
         int w = Math.max(6, kernels.stream().mapToInt(k -> k.kernel().length()).max().orElse(0));
         List<String> lines = new ArrayList<>();
-        lines.add(String.format(Locale.ROOT, "%-" + w + "s %7s %12s %10s %10s %9s", "kernel", "tasks", "total_us",
-                "mean_us", "GFLOP/s", "GB/s"));
+        lines.add(String.format(Locale.ROOT, "%-" + w + "s %7s %12s %10s %10s %9s %11s", "kernel", "tasks", "total_us",
+                "mean_us", "GFLOP/s", "GB/s", "device_us"));
         for (Kernel k : kernels) {
-            lines.add(String.format(Locale.ROOT, "%-" + w + "s %7d %12.1f %10.2f %10.3f %9.3f", k.kernel(), k.tasks(),
-                    k.totalMicros(), k.meanMicros(), k.gflops(), k.gbPerSecond()));
+            lines.add(String.format(Locale.ROOT, "%-" + w + "s %7d %12.1f %10.2f %10.3f %9.3f %11.3f", k.kernel(),
+                    k.tasks(), k.totalMicros(), k.meanMicros(), k.gflops(), k.gbPerSecond(),
+                    spec.cyclesToPs(k.deviceCycles()) / 1e6));
         }
         return lines;
     }

@@ -9,11 +9,17 @@ import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Sizes;
+import dev.jpto.runtime.device.DeviceReplay;
+import dev.jpto.runtime.device.DeviceSwimlaneWriter;
+import dev.jpto.runtime.device.DeviceTimeline;
+import dev.jpto.runtime.device.HardwareSpec;
 import dev.jpto.runtime.dfx.DfxRun;
 import dev.jpto.runtime.orch.OrchestratorImpl;
+import dev.jpto.runtime.orch.SubmitLog;
 import dev.jpto.runtime.orch.ScopeStats;
 import dev.jpto.runtime.ring.NativeRegion;
 import dev.jpto.runtime.ring.Ring;
+import dev.jpto.runtime.sched.CostLog;
 import dev.jpto.runtime.sched.Engine;
 import dev.jpto.runtime.tensormap.TensorMap;
 import java.nio.file.Path;
@@ -47,6 +53,10 @@ public final class Chip implements AutoCloseable {
     /** The previous run failed (or none ran): the next run clears all per-slot state. */
     private boolean dirty = true;
     private boolean closed;
+    /** Counts successful runs: a run's {@link DeviceTime} is valid until the next run reuses the logs. */
+    private long runGeneration;
+    private long replayedGeneration = -1;
+    private DeviceTimeline replayed;
 
     private Chip(Platform platform, int deviceId, ChipOptions options) {
         this.platform = platform;
@@ -131,6 +141,7 @@ public final class Chip implements AutoCloseable {
         DfxRun dfx = DfxRun.create(config, platform, deviceId, threads - 1);
         orch.setEvents(dfx);
         engine.setEvents(dfx);
+        long generation = ++runGeneration;
         long t0 = System.nanoTime();
         ChipRuntimeException error = null;
         boolean quiescent = true;
@@ -160,6 +171,16 @@ public final class Chip implements AutoCloseable {
             statsFile = Optional.of(stats.write(Path.of(config.outputPrefix()), header(config, orch, error)));
         }
         List<Path> dfxFiles = dfx == null ? List.of() : dfx.write(error != null, quiescent);
+        CostLog[] costs = new CostLog[engine.schedulerThreads()];
+        for (int t = 0; t < costs.length; t++) {
+            costs[t] = engine.costLog(t);
+        }
+        SubmitLog submits = orch.submitLog();
+        if (error == null && config.enableChipSwimlane() != 0) {
+            dfxFiles = new ArrayList<>(dfxFiles);
+            dfxFiles.add(DeviceSwimlaneWriter.write(Path.of(config.outputPrefix()), HardwareSpec.of(platform), deviceId,
+                    DeviceGraph.tasks(submits, costs), deviceTimeline(generation, submits, costs)));
+        }
         if (error != null) {
             List<Path> written = new ArrayList<>(dfxFiles);
             statsFile.ifPresent(written::add);
@@ -171,7 +192,25 @@ public final class Chip implements AutoCloseable {
                     r.heap.highWater(), r.deps.highWater()));
         }
         return new RunReport(platform, threads, report, tmap.capacity(), tmap.highWater(), engine.submitted(), elapsed,
-                statsFile, dfxFiles);
+                statsFile, dfxFiles, () -> deviceTimeline(generation, submits, costs).deviceMicros());
+    }
+
+    /**
+     * The device replay of run {@code generation} from its logs, computed once (docs/device-model.md); still
+     * available after {@link #close()}, since the logs are plain memory.
+     *
+     * @throws IllegalStateException when a later run has reused the logs
+     */
+    private synchronized DeviceTimeline deviceTimeline(long generation, SubmitLog submits, CostLog[] costs) {
+        if (generation != runGeneration) {
+            throw new IllegalStateException("the device estimate of run " + generation + " on chip " + platform + ":"
+                    + deviceId + " is gone: the chip has run again since (read it before the next run)");
+        }
+        if (replayedGeneration != generation) {
+            replayed = DeviceReplay.replay(HardwareSpec.of(platform), DeviceGraph.tasks(submits, costs));
+            replayedGeneration = generation;
+        }
+        return replayed;
     }
 
     /**

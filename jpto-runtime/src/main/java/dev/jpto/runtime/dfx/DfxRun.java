@@ -161,10 +161,11 @@ public final class DfxRun implements TaskEvents {
 
     @Override
     public void dispatchEnd(long taskId, int thread, CoreType type, int core, Arg[] args, TaskContext task,
-                            long startNanos, long endNanos, long flops, long bytesRead, long bytesWritten) {
+                            long startNanos, long endNanos, long flops, long bytesRead, long bytesWritten,
+                            long deviceCycles) {
         if (recordExecs) {
             execs.get(thread).add(new ExecInfo(taskId, task.kernelName(), thread, type, core, startNanos - origin,
-                    endNanos - origin, flops, bytesRead, bytesWritten));
+                    endNanos - origin, flops, bytesRead, bytesWritten, deviceCycles));
         }
         if (dumper != null) {
             dumper.after(taskId, thread, args, task);

@@ -64,8 +64,9 @@ public interface TaskEvents {
 
     /**
      * The kernel body returned normally; completion (and so any consumer) has not started yet. Counters are
-     * those the body reported through {@link TaskContext#recordWork}, zero otherwise.
+     * those the body reported through {@link TaskContext#recordWork}, zero otherwise; {@code deviceCycles} is the
+     * device cost it reported through {@link TaskContext#recordDeviceCost}, zero otherwise.
      */
     void dispatchEnd(long taskId, int thread, CoreType type, int core, Arg[] args, TaskContext task,
-                     long startNanos, long endNanos, long flops, long bytesRead, long bytesWritten);
+                     long startNanos, long endNanos, long flops, long bytesRead, long bytesWritten, long deviceCycles);
 }

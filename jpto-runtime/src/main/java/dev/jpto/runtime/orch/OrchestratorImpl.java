@@ -45,6 +45,7 @@ public final class OrchestratorImpl implements Orchestrator {
     private final OwnerMap owners = new OwnerMap(1024);
     private final Reclaimer reclaimer = new Reclaimer(owners);
     private final BackPressure backPressure;
+    private final SubmitLog submitLog = new SubmitLog();
 
     private final int[] scopeBegin = new int[MAX_SCOPE_DEPTH + 1];
     private final String[] scopeSite = new String[MAX_SCOPE_DEPTH + 1];
@@ -75,6 +76,7 @@ public final class OrchestratorImpl implements Orchestrator {
      * reclaim cursors and owner map. The rings, TensorMap and engine are reset by the chip.
      */
     public void reset(RuntimeEnv runEnv, ScopeStats runStats) {
+        submitLog.reset();
         this.env = runEnv;
         this.stats = runStats;
         this.events = null;
@@ -322,6 +324,7 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.setKernel(slot, body, kernelName);
         ring.setCoreType(slot, coreType);
         ring.publishCurrent(local + 1);
+        submitLog.begin(raw, kernelName, coreType);
         if (nOutputs > 0) {
             placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
         }
@@ -364,6 +367,8 @@ public final class OrchestratorImpl implements Orchestrator {
             }
         }
 
+        logProducers(ring, slot, raw, args, nTensors, nOutputs);
+
         // 3. register writers (STEP 4); an INOUT whose lookup took over its own view's entry is registered already.
         if (registrations > inPlace) {
             backPressure.ensureTensorMap(registrations - inPlace, raw, kernelName, depth);
@@ -402,6 +407,40 @@ public final class OrchestratorImpl implements Orchestrator {
             events.submitDone(raw, submitStart, System.nanoTime());
         }
         return raw;
+    }
+
+    /**
+     * Records the task's producers for the device estimate from the program alone (not the live edges above, which
+     * depend on which producers the host has retired): every earlier write its inputs overlap; then its writes.
+     */
+    private void logProducers(Ring ring, int slot, long raw, Arg[] args, int nTensors, int nOutputs) {
+        if (nTensors > 0) {
+            for (Arg a : args) {
+                if (a instanceof Arg.TensorArg(Tensor t, Direction d)
+                        && (d == Direction.INPUT || d == Direction.INOUT)) {
+                    submitLog.read(t);
+                }
+            }
+            for (Arg a : args) {
+                if (a instanceof Arg.TensorArg(Tensor t, Direction d)
+                        && (d == Direction.INOUT || d == Direction.OUTPUT_EXISTING)) {
+                    submitLog.write(raw, t);
+                }
+            }
+        }
+        if (nOutputs > 0) {
+            Tensor[] outs = ring.outputs[slot];
+            for (int i = 0; i < args.length; i++) {
+                if (args[i] instanceof Arg.Output) {
+                    submitLog.created(raw, outs[i]);
+                }
+            }
+        }
+    }
+
+    /** The tasks submitted in the current (or last) run, for the device estimate; read after the run. */
+    public SubmitLog submitLog() {
+        return submitLog;
     }
 
     @Override

@@ -39,6 +39,7 @@ public final class Engine {
      */
     private final long[] running;
     private final int threads;
+    private final CostLog[] costLogs;
     private volatile boolean stop;
     private volatile boolean orchDone;
     /** Run number: a change starts the scheduler threads' next run. */
@@ -67,6 +68,15 @@ public final class Engine {
             ready[t.ordinal()] = new ReadyQueue(cap);
         }
         this.running = new long[(schedulerThreads + 1) * RUNNING_STRIDE];
+        this.costLogs = new CostLog[schedulerThreads];
+        for (int t = 0; t < schedulerThreads; t++) {
+            costLogs[t] = new CostLog();
+        }
+    }
+
+    /** Scheduler thread {@code t}'s device costs of the current (or last) run; read it after the run. */
+    public CostLog costLog(int t) {
+        return costLogs[t];
     }
 
     /**
@@ -84,6 +94,9 @@ public final class Engine {
         for (int t = 0; t < threads; t++) {
             setRunning(t, -1, -1);
             LONGS.setRelease(running, t * RUNNING_STRIDE + COMPLETED_BY, 0L);
+        }
+        for (CostLog log : costLogs) {
+            log.reset();
         }
         stop = false;
         orchDone = false;

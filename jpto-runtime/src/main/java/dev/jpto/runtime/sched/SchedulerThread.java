@@ -5,6 +5,7 @@ import dev.jpto.runtime.Arg;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.TaskContext;
 import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.Ring;
@@ -33,12 +34,15 @@ public final class SchedulerThread implements Runnable {
     private final Context ctx = new Context();
     private final long[] taken = Engine.stageBuffer();
     private final Engine.Progress progress = new Engine.Progress();
+    private final CostLog costLog;
 
     public SchedulerThread(Engine engine, int index, int threads) {
         this.engine = engine;
         this.index = index;
         this.aicCores = own(engine.platform.aicCores(), index, threads);
         this.aivCores = own(engine.platform.aivCores(), index, threads);
+        this.costLog = engine.costLog(index);
+        this.ctx.platform = engine.platform;
         this.canSpin = aicCores.length > 0 && aivCores.length > 0;
         this.runnable = (aicCores.length > 0 ? 1 << CoreType.AIC.ordinal() : 0)
                 | (aivCores.length > 0 ? 1 << CoreType.AIV.ordinal() : 0);
@@ -182,6 +186,9 @@ public final class SchedulerThread implements Runnable {
             ctx.unbind();
         }
         engine.setRunning(index, -1, -1);
+        if (ctx.deviceCycles >= 0) {
+            costLog.add(raw, ctx.deviceCycles, ctx.deviceGmBytes);
+        }
         return engine.complete(raw, index, runnable);
     }
 
@@ -192,7 +199,7 @@ public final class SchedulerThread implements Runnable {
         long start = System.nanoTime();
         ring.body(slot).execute(ctx);
         events.dispatchEnd(raw, index, type, core, ring.args[slot], ctx, start, System.nanoTime(), ctx.flops,
-                ctx.bytesRead, ctx.bytesWritten);
+                ctx.bytesRead, ctx.bytesWritten, Math.max(0, ctx.deviceCycles));
     }
 
     /** The kernel threw: the run fails with KERNEL_EXCEPTION naming the task, kernel and core (first failure wins). */
@@ -215,12 +222,18 @@ public final class SchedulerThread implements Runnable {
         long flops;
         long bytesRead;
         long bytesWritten;
+        /** The device cost the body reported, or -1 (none: the task costs only the runtime's overheads). */
+        long deviceCycles;
+        long deviceGmBytes;
+        Platform platform;
 
         void bind(long raw, Ring ring, int slot, CoreType type, int core) {
             this.raw = raw;
             this.flops = 0;
             this.bytesRead = 0;
             this.bytesWritten = 0;
+            this.deviceCycles = -1;
+            this.deviceGmBytes = 0;
             this.ring = ring;
             this.slot = slot;
             this.type = type;
@@ -289,6 +302,17 @@ public final class SchedulerThread implements Runnable {
             this.flops += flops;
             this.bytesRead += bytesRead;
             this.bytesWritten += bytesWritten;
+        }
+
+        @Override
+        public void recordDeviceCost(long cycles, long gmBytes) {
+            this.deviceCycles = Math.max(0, this.deviceCycles) + cycles;
+            this.deviceGmBytes += gmBytes;
+        }
+
+        @Override
+        public Platform platform() {
+            return platform;
         }
     }
 }

@@ -51,7 +51,8 @@ class SwimlaneAndPmuFormatTest {
             RunReport rep = chip.run(DfxPrograms.fiveTasks(x, h, out, ids),
                     DfxPrograms.dfx(dir, 2, 0, 2, false, RuntimeEnv.defaults()));
             assertThat(rep.dfxFiles()).containsExactly(dir.resolve("chip_swimlane.json"),
-                    dir.resolve("chip_swimlane_records.json"), dir.resolve("pmu.csv"));
+                    dir.resolve("chip_swimlane_records.json"), dir.resolve("pmu.csv"),
+                    dir.resolve("chip_swimlane_device.json"));
         }
         JsonNode trace = JSON.readTree(dir.resolve("chip_swimlane.json").toFile());
         int aic = platform.aicCores(), aiv = platform.aivCores();
@@ -135,26 +136,27 @@ class SwimlaneAndPmuFormatTest {
         Map<String, String[]> rows = new HashMap<>();
         for (String line : lines.subList(1, lines.size())) {
             String[] c = line.split(",");
-            assertThat(c).hasSize(11);
+            assertThat(c).hasSize(12);
             rows.put(c[3], c);
         }
         String[] t0 = rows.get(String.format("0x%016x", ids.get(0)));
         assertThat(t0[2]).isEqualTo("AIV");
         assertThat(t0[4]).isEqualTo("scale");
-        assertThat(Long.parseLong(t0[7])).isEqualTo(32 * 4); // bytes read: 4x8 fp32
-        assertThat(Long.parseLong(t0[8])).isEqualTo(32 * 4);
-        assertThat(Long.parseLong(t0[9])).isEqualTo(2 * 32); // 2 FLOPs per element
-        assertThat(t0[10]).isEqualTo("2");
+        assertThat(Long.parseLong(t0[8])).isEqualTo(32 * 4); // bytes read: 4x8 fp32
+        assertThat(Long.parseLong(t0[9])).isEqualTo(32 * 4);
+        assertThat(Long.parseLong(t0[10])).isEqualTo(2 * 32); // 2 FLOPs per element
+        assertThat(t0[11]).isEqualTo("2");
         String[] t1 = rows.get(String.format("0x%016x", ids.get(1)));
         assertThat(t1[2]).isEqualTo("AIC");
         assertThat(Integer.parseInt(t1[1])).isBetween(0, aic - 1);
         String[] t3 = rows.get(String.format("0x%016x", ids.get(3)));
-        assertThat(Long.parseLong(t3[7])).isEqualTo(2 * 32 * 4);
-        assertThat(Long.parseLong(t3[9])).isEqualTo(32);
+        assertThat(Long.parseLong(t3[8])).isEqualTo(2 * 32 * 4);
+        assertThat(Long.parseLong(t3[10])).isEqualTo(32);
         String[] t4 = rows.get(String.format("0x%016x", ids.get(4)));
-        assertThat(Long.parseLong(t4[9])).as("inc on the 2x8 view").isEqualTo(16);
+        assertThat(Long.parseLong(t4[10])).as("inc on the 2x8 view").isEqualTo(16);
         for (String[] r : rows.values()) {
             assertThat(Long.parseLong(r[6])).isNotNegative();
+            assertThat(r[7]).as("device_cycles: these Java bodies report none").isEqualTo("0");
             assertThat(Integer.parseInt(r[0])).isBetween(0, CallConfig.defaults().aicpuThreads(platform) - 2);
         }
     }

@@ -59,7 +59,9 @@ class TiledMatmulTest {
         assertThat(r.devices().stream().mapToInt(L3Report.Device::calls).sum()).isEqualTo(12);
         for (L3Report.Device d : r.devices()) {
             assertThat(l.log()).containsPattern("(?m)^\\[L3\\] device " + d.deviceId() + ": " + d.calls()
-                    + " call\\(s\\), runtime \\d+\\.\\d us, heap high-water .+ of .+$");
+                    + " call\\(s\\), runtime \\d+\\.\\d us, device_us=" + String.format(java.util.Locale.ROOT, "%.1f",
+                    d.deviceMicros()) + " \\(estimated\\), heap high-water .+ of .+$");
+            assertThat(d.deviceMicros()).isPositive();
         }
         assertThat(l.log()).contains("on " + chips + " chip(s)");
     }
