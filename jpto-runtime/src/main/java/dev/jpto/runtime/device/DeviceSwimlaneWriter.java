@@ -1,9 +1,9 @@
 package dev.jpto.runtime.device;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.dfx.Json;
+import dev.jpto.runtime.dfx.TraceTracks;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -30,8 +30,8 @@ import java.util.Map;
  */
 public final class DeviceSwimlaneWriter {
     public static final String FILE = "chip_swimlane_device.json";
-    private static final int PID = 1;
-    private static final int ORCHESTRATOR_TID = 0;
+    private static final int PID = TraceTracks.PID;
+    private static final int ORCHESTRATOR_TID = TraceTracks.ORCHESTRATOR_TID;
 
     private DeviceSwimlaneWriter() {
     }
@@ -54,22 +54,14 @@ public final class DeviceSwimlaneWriter {
         g.writeStartObject();
         g.writeStringField("displayTimeUnit", "ns");
         g.writeArrayFieldStart("traceEvents");
-        meta(g, "process_name", -1, "jpto chip " + p.text() + ":" + deviceId + " (estimated device time)");
-        meta(g, "thread_name", ORCHESTRATOR_TID, "orchestrator");
-        sortIndex(g, ORCHESTRATOR_TID);
-        for (CoreType t : CoreType.values()) {
-            for (int c = 0; c < p.cores(t); c++) {
-                int tid = tid(p, t, c);
-                meta(g, "thread_name", tid, t.name() + " " + c);
-                sortIndex(g, tid);
-            }
-        }
+        TraceTracks.write(g, p, "jpto chip " + p.text() + ":" + deviceId + " (estimated device time)");
         Map<Long, BlockRun> first = new HashMap<>();
         Map<Long, BlockRun> last = new HashMap<>();
         for (BlockRun r : tl.runs()) {
             first.putIfAbsent(r.taskId(), r);
             last.merge(r.taskId(), r, (a, b) -> b.endPs() > a.endPs() ? b : a);
-            slice(g, "task", r.kernel(), tid(p, r.coreType(), r.core()), r.startPs(), r.endPs() - r.startPs());
+            slice(g, "task", r.kernel(), TraceTracks.tid(p, r.coreType(), r.core()), r.startPs(),
+                    r.endPs() - r.startPs());
             g.writeObjectFieldStart("args");
             g.writeStringField("task_id", String.format("0x%016x", r.taskId()));
             g.writeStringField("task_id_raw", Long.toString(r.taskId()));
@@ -92,17 +84,13 @@ public final class DeviceSwimlaneWriter {
                     continue;
                 }
                 flowId++;
-                flow(g, "s", flowId, tid(p, from.coreType(), from.core()), (from.startPs() + from.endPs()) / 2);
-                flow(g, "f", flowId, tid(p, to.coreType(), to.core()), (to.startPs() + to.endPs()) / 2);
+                flow(g, "s", flowId, TraceTracks.tid(p, from.coreType(), from.core()),
+                        (from.startPs() + from.endPs()) / 2);
+                flow(g, "f", flowId, TraceTracks.tid(p, to.coreType(), to.core()), (to.startPs() + to.endPs()) / 2);
             }
         }
         g.writeEndArray();
         g.writeEndObject();
-    }
-
-    /** Track of a core: AIC cores first, then AIV, after the orchestrator's track 0 (as the host swimlane). */
-    private static int tid(Platform p, CoreType type, int core) {
-        return 1 + (type == CoreType.AIC ? core : p.aicCores() + core);
     }
 
     private static double micros(long ps) {
@@ -134,32 +122,6 @@ public final class DeviceSwimlaneWriter {
         if (ph.equals("f")) {
             g.writeStringField("bp", "e");
         }
-        g.writeEndObject();
-    }
-
-    private static void meta(JsonGenerator g, String name, int tid, String value) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("ph", "M");
-        g.writeStringField("name", name);
-        g.writeNumberField("pid", PID);
-        if (tid >= 0) {
-            g.writeNumberField("tid", tid);
-        }
-        g.writeObjectFieldStart("args");
-        g.writeStringField("name", value);
-        g.writeEndObject();
-        g.writeEndObject();
-    }
-
-    private static void sortIndex(JsonGenerator g, int tid) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("ph", "M");
-        g.writeStringField("name", "thread_sort_index");
-        g.writeNumberField("pid", PID);
-        g.writeNumberField("tid", tid);
-        g.writeObjectFieldStart("args");
-        g.writeNumberField("sort_index", tid);
-        g.writeEndObject();
         g.writeEndObject();
     }
 }

@@ -37,8 +37,8 @@ import java.util.Set;
 final class SwimlaneWriter {
     static final String TRACE_FILE = "chip_swimlane.json";
     static final String RECORDS_FILE = "chip_swimlane_records.json";
-    static final int PID = 1;
-    static final int ORCHESTRATOR_TID = 0;
+    static final int PID = TraceTracks.PID;
+    static final int ORCHESTRATOR_TID = TraceTracks.ORCHESTRATOR_TID;
     static final long CLOCK_FREQ_HZ = 1_000_000_000L;
     /** From this level on, every submit is a slice on the orchestrator track (and a records row). */
     static final int SUBMIT_LEVEL = 4;
@@ -65,16 +65,7 @@ final class SwimlaneWriter {
         g.writeStartObject();
         g.writeStringField("displayTimeUnit", "ns");
         g.writeArrayFieldStart("traceEvents");
-        meta(g, "process_name", -1, "name", "jpto chip " + p.text() + ":" + run.deviceId());
-        meta(g, "thread_name", ORCHESTRATOR_TID, "name", "orchestrator");
-        sortIndex(g, ORCHESTRATOR_TID);
-        for (CoreType t : CoreType.values()) {
-            for (int c = 0; c < p.cores(t); c++) {
-                int tid = 1 + globalCore(p, t, c);
-                meta(g, "thread_name", tid, "name", t.name() + " " + c);
-                sortIndex(g, tid);
-            }
-        }
+        TraceTracks.write(g, p, "jpto chip " + p.text() + ":" + run.deviceId());
         Map<Long, TaskInfo> byId = new HashMap<>();
         for (TaskInfo t : run.tasks()) {
             byId.put(t.id(), t);
@@ -88,7 +79,7 @@ final class SwimlaneWriter {
             g.writeStringField("cat", "task");
             g.writeStringField("name", e.kernel());
             g.writeNumberField("pid", PID);
-            g.writeNumberField("tid", 1 + globalCore(p, e.coreType(), e.core()));
+            g.writeNumberField("tid", TraceTracks.tid(p, e.coreType(), e.core()));
             g.writeNumberField("ts", micros(e.start()));
             g.writeNumberField("dur", micros(e.wallNanos()));
             g.writeObjectFieldStart("args");
@@ -164,8 +155,8 @@ final class SwimlaneWriter {
             }
             flowId++;
             // mid-slice timestamps: each flow end binds to the slice that encloses it, in Chrome and Perfetto alike
-            flow(g, "s", flowId, 1 + globalCore(p, pred.coreType(), pred.core()), pred.start() + pred.wallNanos() / 2);
-            flow(g, "f", flowId, 1 + globalCore(p, succ.coreType(), succ.core()), succ.start() + succ.wallNanos() / 2);
+            flow(g, "s", flowId, TraceTracks.tid(p, pred.coreType(), pred.core()), pred.start() + pred.wallNanos() / 2);
+            flow(g, "f", flowId, TraceTracks.tid(p, succ.coreType(), succ.core()), succ.start() + succ.wallNanos() / 2);
         }
         g.writeEndArray();
         g.writeEndObject();
@@ -186,32 +177,6 @@ final class SwimlaneWriter {
         if (ph.equals("f")) {
             g.writeStringField("bp", "e");
         }
-        g.writeEndObject();
-    }
-
-    private static void meta(JsonGenerator g, String name, int tid, String key, String value) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("ph", "M");
-        g.writeStringField("name", name);
-        g.writeNumberField("pid", PID);
-        if (tid >= 0) {
-            g.writeNumberField("tid", tid);
-        }
-        g.writeObjectFieldStart("args");
-        g.writeStringField(key, value);
-        g.writeEndObject();
-        g.writeEndObject();
-    }
-
-    private static void sortIndex(JsonGenerator g, int tid) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("ph", "M");
-        g.writeStringField("name", "thread_sort_index");
-        g.writeNumberField("pid", PID);
-        g.writeNumberField("tid", tid);
-        g.writeObjectFieldStart("args");
-        g.writeNumberField("sort_index", tid);
-        g.writeEndObject();
         g.writeEndObject();
     }
 
