@@ -114,6 +114,11 @@ class WakeUpsTest {
                     assertThat(taken.get()).as("items taken after push %d", i).isEqualTo(i + 1);
                 }
             }
+            // the last pushes had no wait of their own: every item must still be taken, within a bound
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (taken.get() < items && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
         } finally {
             taken.set(items);
             for (Thread t : threads) {
