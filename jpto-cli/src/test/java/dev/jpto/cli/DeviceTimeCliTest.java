@@ -5,9 +5,6 @@ import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,35 +25,19 @@ class DeviceTimeCliTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern RUNTIME_DEVICE = Pattern.compile(
             "\\[RUN] runtime \\(.*\\) \\d+ tasks, chip [0-9.]+ us, device_us=([0-9.]+) \\(estimated\\)");
-    private final ByteArrayOutputStream outBuf = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream errBuf = new ByteArrayOutputStream();
-
-    private int jpto(String... args) {
-        outBuf.reset();
-        errBuf.reset();
-        return Main.run(new PrintStream(outBuf, true, StandardCharsets.UTF_8),
-                new PrintStream(errBuf, true, StandardCharsets.UTF_8), args);
-    }
-
-    private String out() {
-        return outBuf.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return errBuf.toString(StandardCharsets.UTF_8);
-    }
+    private final CliSession cli = new CliSession();
 
     /** The device_us of the runtime line of the last command's output. */
     private String runtimeDeviceUs() {
-        Matcher m = RUNTIME_DEVICE.matcher(out());
-        assertThat(m.find()).as("a runtime line with device_us in:%n%s", out()).isTrue();
+        Matcher m = RUNTIME_DEVICE.matcher(cli.out());
+        assertThat(m.find()).as("a runtime line with device_us in:%n%s", cli.out()).isTrue();
         return m.group(1);
     }
 
     @Test
     void theDeviceTimeIsTheSameWithTwoOrFourSchedulerThreadsAndUnderHostLoad() throws Exception {
-        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "aicpu_thread_num=2"))
-                .as(err()).isZero();
+        assertThat(cli.run("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "aicpu_thread_num=2"))
+                .as(cli.err()).isZero();
         String quiet = runtimeDeviceUs();
         assertThat(Double.parseDouble(quiet)).isGreaterThan(1.0); // more than the runtime overheads of one task
 
@@ -74,8 +55,8 @@ class DeviceTimeCliTest {
             }));
         }
         try {
-            assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "aicpu_thread_num=4"))
-                    .as(err()).isZero();
+            assertThat(cli.run("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "aicpu_thread_num=4"))
+                    .as(cli.err()).isZero();
         } finally {
             stop.set(true);
             for (Thread t : busy) {
@@ -87,43 +68,43 @@ class DeviceTimeCliTest {
 
     @Test
     void benchPrintsOneDeviceFigurePerRoundEqualToTheRunsOwn() {
-        assertThat(jpto("run", "basic.softmax", "--preset", "tiny", "--bench", "2")).as(err()).isZero();
+        assertThat(cli.run("run", "basic.softmax", "--preset", "tiny", "--bench", "2")).as(cli.err()).isZero();
         String run = runtimeDeviceUs();
-        assertThat(out()).containsPattern("effective_us \\(2 rounds\\) min=[0-9.]+ median=[0-9.]+ mean=[0-9.]+ "
+        assertThat(cli.out()).containsPattern("effective_us \\(2 rounds\\) min=[0-9.]+ median=[0-9.]+ mean=[0-9.]+ "
                 + "max=[0-9.]+ device_us=" + Pattern.quote(run) + " \\(estimated, per round\\)");
     }
 
     @Test
     void execPrintsTheSameDeviceTimeAsRun(@TempDir Path tmp) {
         Path runDir = tmp.resolve("run");
-        assertThat(jpto("run", "basic.rmsnorm", "--preset", "tiny", "--output-dir", runDir.toString(),
-                "--save-tensors")).as(err()).isZero();
+        assertThat(cli.run("run", "basic.rmsnorm", "--preset", "tiny", "--output-dir", runDir.toString(),
+                "--save-tensors")).as(cli.err()).isZero();
         String run = runtimeDeviceUs();
-        assertThat(jpto("exec", runDir.resolve("work_dir").toString(), "--inputs", runDir.resolve("inputs").toString(),
-                "--outputs", tmp.resolve("out").toString())).as(err()).isZero();
-        assertThat(out()).containsPattern("\\[RUN] runtime \\(.*\\) rmsnorm: \\d+ tasks, chip [0-9.]+ us, device_us="
+        assertThat(cli.run("exec", runDir.resolve("work_dir").toString(), "--inputs", runDir.resolve("inputs").toString(),
+                "--outputs", tmp.resolve("out").toString())).as(cli.err()).isZero();
+        assertThat(cli.out()).containsPattern("\\[RUN] runtime \\(.*\\) rmsnorm: \\d+ tasks, chip [0-9.]+ us, device_us="
                 + Pattern.quote(run) + " \\(estimated\\)");
     }
 
     @Test
     void theL3PerChipLinesCarryTheirDeviceTime() {
-        assertThat(jpto("run", "l3.tiled_matmul", "--preset", "tiny")).as(err()).isZero();
+        assertThat(cli.run("run", "l3.tiled_matmul", "--preset", "tiny")).as(cli.err()).isZero();
         Matcher m = Pattern.compile("\\[L3] device (\\d): (\\d+) call\\(s\\), runtime [0-9.]+ us, device_us=([0-9.]+) "
-                + "\\(estimated\\), heap high-water").matcher(out());
+                + "\\(estimated\\), heap high-water").matcher(cli.out());
         int chips = 0;
         while (m.find()) {
             chips++;
             assertThat(Double.parseDouble(m.group(3))).as("chip %s", m.group(1)).isPositive();
         }
-        assertThat(chips).as(out()).isEqualTo(2);
+        assertThat(chips).as(cli.out()).isEqualTo(2);
     }
 
     @Test
     void theDeviceSwimlaneHasEveryTaskAndEndsWithTheDeviceTime(@TempDir Path dir) throws Exception {
-        assertThat(jpto("run", "basic.softmax", "--preset", "tiny", "--output-dir", dir.toString(),
-                "--enable-chip-swimlane")).as(err()).isZero();
+        assertThat(cli.run("run", "basic.softmax", "--preset", "tiny", "--output-dir", dir.toString(),
+                "--enable-chip-swimlane")).as(cli.err()).isZero();
         double deviceUs = Double.parseDouble(runtimeDeviceUs());
-        assertThat(out()).contains("[RUN] dfx under " + dir.toAbsolutePath()
+        assertThat(cli.out()).contains("[RUN] dfx under " + dir.toAbsolutePath()
                 + ": chip_swimlane.json, chip_swimlane_records.json, chip_swimlane_device.json");
         JsonNode trace = JSON.readTree(dir.resolve("chip_swimlane_device.json").toFile());
         int tasks = 0;

@@ -11,11 +11,8 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.jpto.lib.Programs;
 import dev.jpto.lib.registry.ProgramDef;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,23 +34,11 @@ class JsonOutputTest {
     @TempDir
     Path tmp;
 
-    private final ByteArrayOutputStream outBuf = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream errBuf = new ByteArrayOutputStream();
-
-    private int jpto(String... args) {
-        outBuf.reset();
-        errBuf.reset();
-        return Main.run(new PrintStream(outBuf, true, StandardCharsets.UTF_8),
-                new PrintStream(errBuf, true, StandardCharsets.UTF_8), args);
-    }
-
-    private String err() {
-        return errBuf.toString(StandardCharsets.UTF_8);
-    }
+    private final CliSession cli = new CliSession();
 
     /** stdout as one JSON document, checked against {@code schema}: nothing else may be on stdout. */
     private JsonNode document(String schema) throws IOException {
-        JsonNode doc = JSON.readTree(outBuf.toString(StandardCharsets.UTF_8));
+        JsonNode doc = JSON.readTree(cli.out());
         List<String> errors = schema(schema).validate(doc).stream().map(Error::toString).toList();
         assertThat(errors).as(doc.toPrettyString()).isEmpty();
         return doc;
@@ -80,7 +65,7 @@ class JsonOutputTest {
 
     @Test
     void listJsonHasEveryProgramWithItsPresets() throws IOException {
-        assertThat(jpto("list", "--json")).isZero();
+        assertThat(cli.run("list", "--json")).isZero();
         JsonNode doc = document("list.schema.json");
         assertThat(doc.get("command").asText()).isEqualTo("list");
         assertThat(texts(doc.get("programs"), "name")).isEqualTo(Programs.registry().names());
@@ -90,12 +75,12 @@ class JsonOutputTest {
         assertThat(List.of(JSON.convertValue(m.get("presets"), String[].class))).isEqualTo(matmul.presets());
         assertThat(m.get("default_preset").asText()).isEqualTo(matmul.defaultPreset());
         assertThat(m.get("origin").asText()).isEqualTo("built-in");
-        assertThat(err()).isEmpty();
+        assertThat(cli.err()).isEmpty();
     }
 
     @Test
     void planJsonSaysEnoughOrNotWithTheSameExitCodeAsTheTable() throws IOException {
-        assertThat(jpto("plan", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB", "--json"))
+        assertThat(cli.run("plan", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB", "--json"))
                 .isEqualTo(ExitCodes.VALIDATION_FAIL);
         JsonNode doc = document("plan.schema.json");
         assertThat(doc.get("enough").asBoolean()).isFalse();
@@ -108,7 +93,7 @@ class JsonOutputTest {
         assertThat(ring0.get("heap_bytes_needed").asLong()).isEqualTo(128 * 1024);
         assertThat(doc.get("recommended_runtime_cfg").get("ring_heap").asText()).isEqualTo("1MiB");
 
-        assertThat(jpto("plan", "basic.matmul", "--preset", "tiny", "--measure", "--json")).isZero();
+        assertThat(cli.run("plan", "basic.matmul", "--preset", "tiny", "--measure", "--json")).isZero();
         doc = document("plan.schema.json");
         assertThat(doc.get("enough").asBoolean()).isTrue();
         assertThat(doc.get("advice").isNull()).isTrue();
@@ -119,8 +104,8 @@ class JsonOutputTest {
 
     @Test
     void runJsonHasStagesOutputsAndTheRuntimeCfgWithItsSources() throws IOException {
-        assertThat(jpto("run", "basic.vector_add", "--preset", "tiny", "--runtime-cfg", "ring_heap=2MiB", "--json"))
-                .as(err()).isZero();
+        assertThat(cli.run("run", "basic.vector_add", "--preset", "tiny", "--runtime-cfg", "ring_heap=2MiB", "--json"))
+                .as(cli.err()).isZero();
         JsonNode doc = document("run.schema.json");
         assertThat(doc.get("passed").asBoolean()).isTrue();
         assertThat(doc.get("program").asText()).isEqualTo("basic.vector_add");
@@ -145,14 +130,14 @@ class JsonOutputTest {
     void aProgramsDefaultRuntimeCfgIsMarkedAsTheProgramsOwn() throws IOException {
         ProgramDef def = Programs.registry().get("dsv4.moe");
         String key = def.spec("tiny").runtimeCfg().keySet().iterator().next();
-        assertThat(jpto("run", "dsv4.moe", "--preset", "tiny", "--json")).as(err()).isZero();
+        assertThat(cli.run("run", "dsv4.moe", "--preset", "tiny", "--json")).as(cli.err()).isZero();
         JsonNode doc = document("run.schema.json");
         assertThat(doc.get("runtime_cfg").get(key).get("source").asText()).isEqualTo("program");
     }
 
     @Test
     void aRingDeadlockIsARunJsonWithTheChipsErrorCodeAndExitThree() throws IOException {
-        assertThat(jpto("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB", "--json"))
+        assertThat(cli.run("run", "basic.matmul", "--preset", "tiny", "--runtime-cfg", "ring_heap=64KiB", "--json"))
                 .isEqualTo(ExitCodes.RUNTIME);
         JsonNode doc = document("run.schema.json");
         assertThat(doc.get("passed").asBoolean()).isFalse();
@@ -162,13 +147,13 @@ class JsonOutputTest {
         assertThat(error.get("code_number").asInt()).isEqualTo(2);
         assertThat(error.get("message").asText()).startsWith("jpto run: runtime error: orch_error_code=2 "
                 + "HEAP_RING_DEADLOCK");
-        assertThat(err().strip()).isEqualTo(error.get("message").asText()); // stderr keeps its one line
+        assertThat(cli.err().strip()).isEqualTo(error.get("message").asText()); // stderr keeps its one line
         assertThat(doc.get("program").asText()).isEqualTo("basic.matmul");
     }
 
     @Test
     void aBadRuntimeCfgKeyIsAUsageErrorDocument() throws IOException {
-        assertThat(jpto("run", "basic.vector_add", "--preset", "tiny", "--runtime-cfg", "ring_hep=1MiB", "--json"))
+        assertThat(cli.run("run", "basic.vector_add", "--preset", "tiny", "--runtime-cfg", "ring_hep=1MiB", "--json"))
                 .isEqualTo(ExitCodes.USAGE);
         JsonNode doc = document("run.schema.json");
         assertThat(doc.get("error").get("exit_code").asInt()).isEqualTo(2);
@@ -181,11 +166,11 @@ class JsonOutputTest {
     void aFailedOutputIsAFailVerdictWithItsMismatches() throws IOException {
         // jpto new's starter with a golden that disagrees with the kernel (alpha 3 in the reference only)
         Path dir = tmp.resolve("axpy");
-        assertThat(jpto("new", "axpy", "--dir", dir.toString())).as(err()).isZero();
+        assertThat(cli.run("new", "axpy", "--dir", dir.toString())).as(cli.err()).isZero();
         Path src = dir.resolve("Axpy.java");
         Files.writeString(src, Files.readString(src).replace("z.setDouble(i, (float) (ALPHA * x",
                 "z.setDouble(i, (float) (3 * x"));
-        assertThat(jpto("run", src.toString(), "--json")).as(err()).isEqualTo(ExitCodes.VALIDATION_FAIL);
+        assertThat(cli.run("run", src.toString(), "--json")).as(cli.err()).isEqualTo(ExitCodes.VALIDATION_FAIL);
         JsonNode doc = document("run.schema.json");
         assertThat(doc.get("passed").asBoolean()).isFalse();
         assertThat(doc.has("error")).isFalse();
@@ -198,12 +183,12 @@ class JsonOutputTest {
     @Test
     void execJsonHasTheReportTheFilesWrittenAndTheVerdicts() throws IOException {
         Path dir = tmp.resolve("saved");
-        assertThat(jpto("run", "basic.vector_add", "--preset", "tiny", "--output-dir", dir.toString(),
-                "--save-tensors")).as(err()).isZero();
+        assertThat(cli.run("run", "basic.vector_add", "--preset", "tiny", "--output-dir", dir.toString(),
+                "--save-tensors")).as(cli.err()).isZero();
         Path outDir = tmp.resolve("out");
-        assertThat(jpto("exec", dir.resolve("work_dir").toString(), "--inputs", dir.resolve("inputs").toString(),
+        assertThat(cli.run("exec", dir.resolve("work_dir").toString(), "--inputs", dir.resolve("inputs").toString(),
                 "--outputs", outDir.toString(), "--golden", dir.resolve("golden").toString(), "--bench", "2",
-                "--compare", "z=exact", "--json")).as(err()).isZero();
+                "--compare", "z=exact", "--json")).as(cli.err()).isZero();
         JsonNode doc = document("exec.schema.json");
         assertThat(doc.get("passed").asBoolean()).isTrue();
         assertThat(doc.get("report").get("tasks").asLong()).isEqualTo(4); // as run's report for vector_add tiny
@@ -215,7 +200,7 @@ class JsonOutputTest {
         assertThat(z.get("description").asText()).startsWith("allclose(rtol=0.0, atol=0.0)"); // z=exact, not numpy's
         assertThat(doc.get("runtime_cfg").get("platform").get("source").asText()).isEqualTo("flag");
 
-        assertThat(jpto("exec", dir.resolve("work_dir").toString(), "--inputs", dir.resolve("inputs").toString(),
+        assertThat(cli.run("exec", dir.resolve("work_dir").toString(), "--inputs", dir.resolve("inputs").toString(),
                 "--outputs", outDir.toString(), "--runtime-cfg", "ring_hep=1MiB", "--json"))
                 .isEqualTo(ExitCodes.USAGE);
         doc = document("exec.schema.json");
@@ -226,8 +211,8 @@ class JsonOutputTest {
 
     @Test
     void withoutJsonTheHumanLinesAreUnchanged() {
-        assertThat(jpto("list")).isZero();
-        assertThat(outBuf.toString(StandardCharsets.UTF_8)).startsWith("basic.flash_attention  ").doesNotContain("{");
+        assertThat(cli.run("list")).isZero();
+        assertThat(cli.out()).startsWith("basic.flash_attention  ").doesNotContain("{");
     }
 
     @Test

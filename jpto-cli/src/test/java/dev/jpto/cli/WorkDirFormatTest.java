@@ -10,10 +10,8 @@ import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,23 +38,7 @@ class WorkDirFormatTest {
     @TempDir
     Path tmp;
 
-    private final ByteArrayOutputStream outBuf = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream errBuf = new ByteArrayOutputStream();
-
-    private int jpto(String... args) {
-        outBuf.reset();
-        errBuf.reset();
-        return Main.run(new PrintStream(outBuf, true, StandardCharsets.UTF_8),
-                new PrintStream(errBuf, true, StandardCharsets.UTF_8), args);
-    }
-
-    private String out() {
-        return outBuf.toString(StandardCharsets.UTF_8);
-    }
-
-    private String err() {
-        return errBuf.toString(StandardCharsets.UTF_8);
-    }
+    private final CliSession cli = new CliSession();
 
     private static Schema schema(String file) throws IOException {
         try (InputStream in = Files.newInputStream(DOCS.resolve("schema").resolve(file))) {
@@ -73,7 +55,7 @@ class WorkDirFormatTest {
         "basic.rmsnorm", "dsv4.prefill_attention_swa", "dsv4.moe", "l3.tiled_matmul"})
     void whatCompileWritesMatchesTheSchemas(String program) throws IOException {
         Path wd = tmp.resolve("wd");
-        assertThat(jpto("compile", program, "--preset", "tiny", "-o", wd.toString())).as(err()).isZero();
+        assertThat(cli.run("compile", program, "--preset", "tiny", "-o", wd.toString())).as(cli.err()).isZero();
         Schema manifest = schema("manifest.schema.json");
         Schema orchestration = schema("orchestration.schema.json");
         List<Path> manifests;
@@ -91,7 +73,7 @@ class WorkDirFormatTest {
     @Test
     void theSchemasRefuseWhatTheLoaderRefuses() throws IOException {
         Path wd = tmp.resolve("wd");
-        assertThat(jpto("compile", "basic.vector_add", "--preset", "tiny", "-o", wd.toString())).isZero();
+        assertThat(cli.run("compile", "basic.vector_add", "--preset", "tiny", "-o", wd.toString())).isZero();
         ObjectNode m = (ObjectNode) JSON.readTree(wd.resolve("manifest.json").toFile());
         m.put("compile_option", "typo");
         assertThat(errors(schema("manifest.schema.json"), m)).isNotEmpty();
@@ -137,15 +119,15 @@ class WorkDirFormatTest {
         String[] exec = {"exec", wd.toString(), "--inputs", dir.resolve("inputs").toString(), "--outputs",
             dir.resolve("outputs").toString(), "--golden", dir.resolve("golden").toString(), "--compare",
             "y=allclose(1e-4, 1e-5)"};
-        assertThat(jpto(exec)).as(err()).isZero();
-        assertThat(out()).contains("'y' PASS shape=[128, 256] dtype=fp32 (allclose(rtol=1.0E-4, atol=1.0E-5)")
+        assertThat(cli.run(exec)).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("'y' PASS shape=[128, 256] dtype=fp32 (allclose(rtol=1.0E-4, atol=1.0E-5)")
                 .contains("[RUN] PASS");
 
         // numpy's default tolerances are tighter than fp32 row sums: the default comparator can fail, and says so
-        assertThat(jpto("exec", wd.toString(), "--inputs", dir.resolve("inputs").toString(), "--outputs",
+        assertThat(cli.run("exec", wd.toString(), "--inputs", dir.resolve("inputs").toString(), "--outputs",
                 dir.resolve("outputs").toString(), "--golden", dir.resolve("golden").toString(), "--compare",
                 "y=exact")).isEqualTo(ExitCodes.VALIDATION_FAIL);
-        assertThat(out()).contains("'y' FAIL").contains("[RUN] FAIL").contains("1 of 1 output(s) mismatched: 'y'");
+        assertThat(cli.out()).contains("'y' FAIL").contains("[RUN] FAIL").contains("1 of 1 output(s) mismatched: 'y'");
     }
 
     @Test
@@ -156,50 +138,50 @@ class WorkDirFormatTest {
         String wd = dir.resolve("workdir").toString();
         String in = dir.resolve("inputs").toString();
         String outDir = dir.resolve("outputs").toString();
-        assertThat(jpto("exec", wd, "--inputs", in, "--outputs", outDir, "--bench", "2")).as(err()).isZero();
-        assertThat(out()).contains("effective_us (2 rounds)");
-        assertThat(jpto("exec", wd, "--inputs", in, "--outputs", outDir, "--golden", dir.resolve("golden").toString(),
+        assertThat(cli.run("exec", wd, "--inputs", in, "--outputs", outDir, "--bench", "2")).as(cli.err()).isZero();
+        assertThat(cli.out()).contains("effective_us (2 rounds)");
+        assertThat(cli.run("exec", wd, "--inputs", in, "--outputs", outDir, "--golden", dir.resolve("golden").toString(),
                 "--compare", "z=exact")).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("'z' is not an output of this work dir; outputs: y");
-        assertThat(jpto("exec", wd, "--inputs", in, "--outputs", outDir, "--golden", dir.resolve("golden").toString(),
+        assertThat(cli.err()).contains("'z' is not an output of this work dir; outputs: y");
+        assertThat(cli.run("exec", wd, "--inputs", in, "--outputs", outDir, "--golden", dir.resolve("golden").toString(),
                 "--compare", "y=closeish(1)")).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("comparator 'closeish(1)' is not one of allclose(RTOL, ATOL)");
-        assertThat(jpto("exec", wd, "--inputs", in, "--outputs", outDir, "--compare", "y=exact"))
+        assertThat(cli.err()).contains("comparator 'closeish(1)' is not one of allclose(RTOL, ATOL)");
+        assertThat(cli.run("exec", wd, "--inputs", in, "--outputs", outDir, "--compare", "y=exact"))
                 .isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("give --golden DIR too");
-        assertThat(jpto("exec", wd, "--inputs", in, "--outputs", outDir, "--golden", tmp.resolve("none").toString()))
+        assertThat(cli.err()).contains("give --golden DIR too");
+        assertThat(cli.run("exec", wd, "--inputs", in, "--outputs", outDir, "--golden", tmp.resolve("none").toString()))
                 .isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("y.npy");
+        assertThat(cli.err()).contains("y.npy");
     }
 
     @Test
     void malformedFilesGiveTheDocumentedMessages() throws Exception {
         Path wd = tmp.resolve("wd");
-        assertThat(jpto("compile", "basic.vector_add", "--preset", "tiny", "-o", wd.toString())).isZero();
+        assertThat(cli.run("compile", "basic.vector_add", "--preset", "tiny", "-o", wd.toString())).isZero();
         Path in = tmp.resolve("in");
         String[] exec = {"exec", wd.toString(), "--inputs", in.toString(), "--outputs", tmp.resolve("o").toString()};
 
         String manifest = Files.readString(wd.resolve("manifest.json"));
         Files.writeString(wd.resolve("manifest.json"), manifest.replace("\"program\"", "\"program\" 1,"));
-        assertThat(jpto(exec)).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("manifest.json: is not valid JSON at line ").contains(", column ")
+        assertThat(cli.run(exec)).isEqualTo(ExitCodes.USAGE);
+        assertThat(cli.err()).contains("manifest.json: is not valid JSON at line ").contains(", column ")
                 .doesNotContain("\tat ");
         Files.writeString(wd.resolve("manifest.json"), manifest.replace("\"fp32\"", "\"fp33\""));
-        assertThat(jpto(exec)).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("manifest.json").contains("at $.inputs[0].dtype").contains("fp33");
+        assertThat(cli.run(exec)).isEqualTo(ExitCodes.USAGE);
+        assertThat(cli.err()).contains("manifest.json").contains("at $.inputs[0].dtype").contains("fp33");
         Files.writeString(wd.resolve("manifest.json"), manifest);
 
         String orch = Files.readString(wd.resolve("orchestration.json"));
         Files.writeString(wd.resolve("orchestration.json"), orch.replace("\"step\" : 1", "\"step\" : 0"));
-        assertThat(jpto(exec)).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("orchestration.json").contains("$.body[0].step").contains("must be positive");
+        assertThat(cli.run(exec)).isEqualTo(ExitCodes.USAGE);
+        assertThat(cli.err()).contains("orchestration.json").contains("$.body[0].step").contains("must be positive");
         Files.writeString(wd.resolve("orchestration.json"), orch);
 
         Path kernel = wd.resolve("kernels/add_tile.pto");
         String text = Files.readString(kernel);
         Files.writeString(kernel, text.replace("add a, a, b", "add a, a,"));
-        assertThat(jpto(exec)).isEqualTo(ExitCodes.USAGE);
-        assertThat(err()).contains("add_tile.pto: is not a valid kernel in the ISA text format").containsPattern(
+        assertThat(cli.run(exec)).isEqualTo(ExitCodes.USAGE);
+        assertThat(cli.err()).contains("add_tile.pto: is not a valid kernel in the ISA text format").containsPattern(
                 "line \\d+:\\d+|\\d+:\\d+");
     }
 }
