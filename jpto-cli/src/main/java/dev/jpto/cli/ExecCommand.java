@@ -116,9 +116,7 @@ final class ExecCommand implements Callable<Integer> {
     }
 
     private int execute(ObjectNode doc) throws Exception {
-        if (benchRounds < 0) {
-            throw new UsageException("--bench must be >= 0 rounds: --bench " + benchRounds + " (try 10)");
-        }
+        RunCommand.checkBenchRounds(benchRounds);
         if (!compare.isEmpty() && golden == null) {
             throw new UsageException("--compare chooses how outputs are compared with their golden: give "
                     + "--golden DIR too");

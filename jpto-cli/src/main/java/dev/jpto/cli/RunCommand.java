@@ -78,9 +78,7 @@ final class RunCommand implements Callable<Integer> {
         // with --json the stage lines and progress go nowhere; the RunResult becomes the document
         PrintStream human = json ? new PrintStream(OutputStream.nullOutputStream()) : top.out;
         int code = Outcome.of("run", top.err, chip.verbose, () -> {
-            if (benchRounds < 0) {
-                throw new UsageException("--bench must be >= 0 rounds: --bench " + benchRounds + " (try 10)");
-            }
+            checkBenchRounds(benchRounds);
             if (saveTensors && outputDir == null) {
                 throw new UsageException("--save-tensors writes files: give --output-dir DIR");
             }
@@ -122,6 +120,13 @@ final class RunCommand implements Callable<Integer> {
             doc.print(top.out);
         }
         return code;
+    }
+
+    /** {@code --bench ROUNDS} of run and exec: 0 (none) or more. */
+    static void checkBenchRounds(int rounds) {
+        if (rounds < 0) {
+            throw new UsageException("--bench must be >= 0 rounds: --bench " + rounds + " (try 10)");
+        }
     }
 
     private static int exitCode(RunResult result) {

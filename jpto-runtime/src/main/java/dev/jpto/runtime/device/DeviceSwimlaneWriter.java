@@ -84,9 +84,10 @@ public final class DeviceSwimlaneWriter {
                     continue;
                 }
                 flowId++;
-                flow(g, "s", flowId, TraceTracks.tid(p, from.coreType(), from.core()),
-                        (from.startPs() + from.endPs()) / 2);
-                flow(g, "f", flowId, TraceTracks.tid(p, to.coreType(), to.core()), (to.startPs() + to.endPs()) / 2);
+                TraceTracks.flow(g, "s", flowId, TraceTracks.tid(p, from.coreType(), from.core()),
+                        micros((from.startPs() + from.endPs()) / 2));
+                TraceTracks.flow(g, "f", flowId, TraceTracks.tid(p, to.coreType(), to.core()),
+                        micros((to.startPs() + to.endPs()) / 2));
             }
         }
         g.writeEndArray();
@@ -108,20 +109,5 @@ public final class DeviceSwimlaneWriter {
         g.writeNumberField("tid", tid);
         g.writeNumberField("ts", micros(startPs));
         g.writeNumberField("dur", micros(durPs));
-    }
-
-    private static void flow(JsonGenerator g, String ph, int id, int tid, long ps) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("ph", ph);
-        g.writeStringField("cat", "dep");
-        g.writeStringField("name", "dep");
-        g.writeNumberField("id", id);
-        g.writeNumberField("pid", PID);
-        g.writeNumberField("tid", tid);
-        g.writeNumberField("ts", micros(ps));
-        if (ph.equals("f")) {
-            g.writeStringField("bp", "e");
-        }
-        g.writeEndObject();
     }
 }

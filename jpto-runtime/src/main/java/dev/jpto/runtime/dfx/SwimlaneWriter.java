@@ -155,29 +155,16 @@ final class SwimlaneWriter {
             }
             flowId++;
             // mid-slice timestamps: each flow end binds to the slice that encloses it, in Chrome and Perfetto alike
-            flow(g, "s", flowId, TraceTracks.tid(p, pred.coreType(), pred.core()), pred.start() + pred.wallNanos() / 2);
-            flow(g, "f", flowId, TraceTracks.tid(p, succ.coreType(), succ.core()), succ.start() + succ.wallNanos() / 2);
+            TraceTracks.flow(g, "s", flowId, TraceTracks.tid(p, pred.coreType(), pred.core()),
+                    micros(pred.start() + pred.wallNanos() / 2));
+            TraceTracks.flow(g, "f", flowId, TraceTracks.tid(p, succ.coreType(), succ.core()),
+                    micros(succ.start() + succ.wallNanos() / 2));
         }
         g.writeEndArray();
         g.writeEndObject();
     }
 
     private record Pair(long pred, long succ) {
-    }
-
-    private static void flow(JsonGenerator g, String ph, int id, int tid, long ts) throws IOException {
-        g.writeStartObject();
-        g.writeStringField("ph", ph);
-        g.writeStringField("cat", "dep");
-        g.writeStringField("name", "dep");
-        g.writeNumberField("id", id);
-        g.writeNumberField("pid", PID);
-        g.writeNumberField("tid", tid);
-        g.writeNumberField("ts", micros(ts));
-        if (ph.equals("f")) {
-            g.writeStringField("bp", "e");
-        }
-        g.writeEndObject();
     }
 
     private static void records(JsonGenerator g, DfxRun run, List<ExecInfo> execs, int level) throws IOException {

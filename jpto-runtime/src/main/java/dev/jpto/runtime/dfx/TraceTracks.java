@@ -6,8 +6,8 @@ import dev.jpto.runtime.Platform;
 import java.io.IOException;
 
 /**
- * The track layout every chip trace shares (Chrome trace events): one process, the orchestrator on track 0, then
- * one track per logical core, AIC cores first. The host swimlane and the device-time swimlane both use it, so the
+ * The track layout and dependency arrows every chip trace shares (Chrome trace events): one process, the
+ * orchestrator on track 0, then one track per logical core, AIC cores first. The host swimlane and the device-time swimlane both use it, so the
  * two files line up track by track. Public for the device model's writer; the package is not exported.
  */
 public final class TraceTracks {
@@ -36,6 +36,22 @@ public final class TraceTracks {
                 sortIndex(g, tid);
             }
         }
+    }
+
+    /** One end of a dependency arrow: {@code ph} "s" at the producer, "f" at the consumer, at {@code tsMicros}. */
+    public static void flow(JsonGenerator g, String ph, int id, int tid, double tsMicros) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("ph", ph);
+        g.writeStringField("cat", "dep");
+        g.writeStringField("name", "dep");
+        g.writeNumberField("id", id);
+        g.writeNumberField("pid", PID);
+        g.writeNumberField("tid", tid);
+        g.writeNumberField("ts", tsMicros);
+        if (ph.equals("f")) {
+            g.writeStringField("bp", "e");
+        }
+        g.writeEndObject();
     }
 
     private static void meta(JsonGenerator g, String name, int tid, String value) throws IOException {
