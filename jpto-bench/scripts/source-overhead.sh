@@ -9,7 +9,7 @@ runs=${1:-5}
 work=$(mktemp -d "${TMPDIR:-/tmp}/jpto-source-overhead.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cat > "$work/Again.java" <<'JAVA'
-import dev.jpto.lib.models.basic.VectorAdd;
+import dev.jpto.models.basic.VectorAdd;
 import dev.jpto.lib.registry.PresetProgram;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramProvider;

@@ -2,6 +2,7 @@
 module dev.jpto.bench {
     requires dev.jpto.cli;
     requires dev.jpto.lib;
+    requires dev.jpto.tools;
     requires dev.jpto.isa;
     requires dev.jpto.runtime;
     requires jmh.core;

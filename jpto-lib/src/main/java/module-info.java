@@ -1,4 +1,8 @@
-/** Golden runner, comparators, .npy I/O, input generators, the program registry and the models. */
+/**
+ * The library a program author builds on: the program registry API, the golden runner, comparators, {@code .npy}
+ * I/O, input generators and loading a user's programs. The models live in {@code dev.jpto.models}, the fuzzer and
+ * benchmarks in {@code dev.jpto.tools}.
+ */
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
     requires com.fasterxml.jackson.databind;
@@ -7,16 +11,9 @@ module dev.jpto.lib {
     requires jdk.management;
     requires jdk.incubator.vector;
 
-    exports dev.jpto.lib;
-    exports dev.jpto.lib.bench;
     exports dev.jpto.lib.compare;
-    exports dev.jpto.lib.fuzz;
     exports dev.jpto.lib.gen;
     exports dev.jpto.lib.load;
-    exports dev.jpto.lib.models.basic;
-    exports dev.jpto.lib.models.dsv4;
-    exports dev.jpto.lib.models.dsv4.kernels;
-    exports dev.jpto.lib.models.l3;
     exports dev.jpto.lib.npy;
     exports dev.jpto.lib.registry;
     exports dev.jpto.lib.runner;
@@ -24,6 +21,4 @@ module dev.jpto.lib {
     opens dev.jpto.lib.runner to com.fasterxml.jackson.databind;
 
     uses dev.jpto.lib.registry.ProgramProvider;
-    provides dev.jpto.lib.registry.ProgramProvider with dev.jpto.lib.models.basic.BasicPrograms,
-            dev.jpto.lib.models.dsv4.kernels.Dsv4Family, dev.jpto.lib.models.l3.L3Programs;
 }

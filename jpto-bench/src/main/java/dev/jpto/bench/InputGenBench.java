@@ -1,7 +1,7 @@
 package dev.jpto.bench;
 
 import dev.jpto.isa.Tensor;
-import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.gen.Generators;
 import dev.jpto.lib.registry.InputFill;
 import dev.jpto.lib.registry.InputSpec;

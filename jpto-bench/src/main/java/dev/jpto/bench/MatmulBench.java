@@ -5,7 +5,7 @@ import dev.jpto.isa.Tensor;
 import dev.jpto.isa.engine.ScalarEngine;
 import dev.jpto.isa.engine.TileEngine;
 import dev.jpto.isa.engine.VectorEngine;
-import dev.jpto.lib.bench.TiledMatmul;
+import dev.jpto.tools.bench.TiledMatmul;
 import java.lang.foreign.Arena;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;

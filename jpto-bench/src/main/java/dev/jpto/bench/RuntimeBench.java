@@ -1,6 +1,6 @@
 package dev.jpto.bench;
 
-import dev.jpto.lib.bench.RuntimeWorkload;
+import dev.jpto.tools.bench.RuntimeWorkload;
 import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.Platform;

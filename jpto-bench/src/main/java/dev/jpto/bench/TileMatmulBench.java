@@ -5,7 +5,7 @@ import dev.jpto.isa.Tile;
 import dev.jpto.isa.engine.ScalarEngine;
 import dev.jpto.isa.engine.TileEngine;
 import dev.jpto.isa.engine.VectorEngine;
-import dev.jpto.lib.bench.TiledMatmul;
+import dev.jpto.tools.bench.TiledMatmul;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.AuxCounters;

@@ -2,11 +2,11 @@ package dev.jpto.cli;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.engine.VectorEngine;
-import dev.jpto.lib.bench.CpuPeak;
-import dev.jpto.lib.bench.MatmulBenchmark;
-import dev.jpto.lib.bench.NumpyBaseline;
-import dev.jpto.lib.bench.RuntimeBenchmark;
-import dev.jpto.lib.bench.RuntimeWorkload;
+import dev.jpto.tools.bench.CpuPeak;
+import dev.jpto.tools.bench.MatmulBenchmark;
+import dev.jpto.tools.bench.NumpyBaseline;
+import dev.jpto.tools.bench.RuntimeBenchmark;
+import dev.jpto.tools.bench.RuntimeWorkload;
 import dev.jpto.runtime.Platform;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,7 +1,7 @@
 package dev.jpto.cli;
 
-import dev.jpto.lib.fuzz.FuzzSummary;
-import dev.jpto.lib.fuzz.Fuzzer;
+import dev.jpto.tools.fuzz.FuzzSummary;
+import dev.jpto.tools.fuzz.Fuzzer;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

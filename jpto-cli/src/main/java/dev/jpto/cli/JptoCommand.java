@@ -1,7 +1,7 @@
 package dev.jpto.cli;
 
 import dev.jpto.compiler.run.RunConfigKeys;
-import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.registry.ProgramRegistry;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.jpto.cli;
 
-import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.Programs;
 import java.io.PrintStream;
 import java.util.List;
 

@@ -9,7 +9,7 @@ import dev.jpto.lib.compare.Comparators;
 import dev.jpto.lib.gen.Init;
 import dev.jpto.lib.registry.InputFill;
 import dev.jpto.lib.registry.InputSpec;
-import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramRegistry;
 import dev.jpto.lib.registry.ProgramSpec;

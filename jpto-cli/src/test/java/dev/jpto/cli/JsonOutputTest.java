@@ -9,7 +9,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
-import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.registry.ProgramDef;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,7 +3,7 @@ package dev.jpto.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.isa.Tensor;
-import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.npy.Npy;
 import dev.jpto.lib.registry.ProgramSpec;
 import java.io.ByteArrayOutputStream;

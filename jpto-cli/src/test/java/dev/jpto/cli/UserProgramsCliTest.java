@@ -146,7 +146,7 @@ class UserProgramsCliTest {
         Path src = tmp.resolve("jar-src").resolve(cls + ".java");
         Files.createDirectories(src.getParent());
         Files.writeString(src, """
-                import dev.jpto.lib.models.basic.VectorAdd;
+                import dev.jpto.models.basic.VectorAdd;
                 import dev.jpto.lib.registry.PresetProgram;
                 import dev.jpto.lib.registry.ProgramDef;
                 import dev.jpto.lib.registry.ProgramProvider;
@@ -183,7 +183,7 @@ class UserProgramsCliTest {
     void severalProgramsInOneSourceNeedAName() throws IOException {
         Path src = tmp.resolve("Two.java");
         Files.writeString(src, """
-                import dev.jpto.lib.models.basic.VectorAdd;
+                import dev.jpto.models.basic.VectorAdd;
                 import dev.jpto.lib.registry.ProgramDef;
                 import dev.jpto.lib.registry.ProgramProvider;
                 import java.util.List;

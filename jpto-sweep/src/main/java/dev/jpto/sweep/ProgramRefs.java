@@ -1,6 +1,6 @@
 package dev.jpto.sweep;
 
-import dev.jpto.lib.Programs;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.load.UserPrograms;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramRegistry;

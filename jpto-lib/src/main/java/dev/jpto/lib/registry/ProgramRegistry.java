@@ -9,7 +9,7 @@ import java.util.TreeMap;
 
 /**
  * Programs by name, each with the place it came from (the built-in models, a jar, a source file).
- * {@link dev.jpto.lib.Programs#registry()} holds the built-ins; {@link #with} adds a user's programs.
+ * {@link dev.jpto.lib.registry.Programs#registry()} holds the built-ins; {@link #with} adds a user's programs.
  */
 public final class ProgramRegistry {
     /** Where the built-in models come from. */

@@ -1,4 +1,0 @@
-/**
- * The {@code basic.*} programs: vector add, matmul, softmax, RMSNorm and flash attention.
- */
-package dev.jpto.lib.models.basic;

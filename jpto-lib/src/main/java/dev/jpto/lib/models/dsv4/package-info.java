@@ -1,4 +1,0 @@
-/**
- * The DeepSeek-V4 prefill models' shapes, presets, inputs and plain-Java goldens.
- */
-package dev.jpto.lib.models.dsv4;

@@ -1,2 +1,0 @@
-/** The {@code l3.*} programs: L3 (host-level) orchestrations of chip programs over several chips. */
-package dev.jpto.lib.models.l3;
