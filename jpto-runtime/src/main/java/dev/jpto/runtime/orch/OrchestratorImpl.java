@@ -315,6 +315,7 @@ public final class OrchestratorImpl implements Orchestrator {
 
         // 1. task slot + heap (back-pressure).
         long heapOffset = backPressure.allocTask(ring, heapBytes, kernelName, depth);
+        long heapUsed = stats == null ? 0 : ring.heap.used(); // before later waits reclaim: the high-water point
         int local = ring.tasks.take();
         long raw = Ring.taskId(r, local);
         int slot = ring.slotOf(local);
@@ -402,6 +403,9 @@ public final class OrchestratorImpl implements Orchestrator {
         engine.countSubmitted();
         if (ready) {
             engine.stageReady(raw, coreType);
+        }
+        if (stats != null) {
+            stats.occupancy(r, heapUsed, ring.tasks.active(reclaimer.reclaimedUpTo(r)), ring.deps.used());
         }
         if (events != null) {
             events.submitDone(raw, submitStart, System.nanoTime());

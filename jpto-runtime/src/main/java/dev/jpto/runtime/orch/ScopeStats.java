@@ -28,6 +28,7 @@ public final class ScopeStats {
     private static final StackWalker WALKER = StackWalker.getInstance();
 
     private final List<Map<String, Object>> samples = new ArrayList<>();
+    private final RingTimeline timeline = new RingTimeline();
 
     /** Records a boundary of the scope at {@code depth} (its ring is {@code min(depth, 3)}). */
     void sample(String phase, int depth, Ring ring, TensorMap tmap, String site) {
@@ -44,11 +45,21 @@ public final class ScopeStats {
         m.put("dep_pool_end", ring.deps.top());
         m.put("tensormap", tmap.used());
         samples.add(m);
+        if (!phase.equals("fatal")) {
+            timeline.mark(phase, depth, ring.id, site);
+        }
+    }
+
+    /** What {@code ring} holds right after a submit, for the occupancy timeline. */
+    void occupancy(int ring, long heapUsed, long tasksLive, long depsUsed) {
+        timeline.occupancy(ring, heapUsed, tasksLive, depsUsed);
     }
 
     public void fatalSample(int depth, Ring ring, TensorMap tmap, String error) {
         sample("fatal", depth, ring, tmap, "<fatal>");
         samples.getLast().put("error", error);
+        timeline.stopped(depth, ring.id, ring.heap.used(), ring.tasks.nextLocal() - ring.lastTaskAlive(),
+                ring.deps.used(), error);
     }
 
     /** {@code File.java:line} of the first caller outside the runtime's implementation. */
@@ -71,10 +82,11 @@ public final class ScopeStats {
 
     /** Removes what {@link #write} wrote under {@code prefix} (a reused output dir starts clean). */
     public static void removeOutput(Path prefix) throws IOException {
-        OwnedFiles.deleteDir(prefix, DIR, d -> OwnedFiles.deleteFiles(d, FILE::equals));
+        OwnedFiles.deleteDir(prefix, DIR, d -> OwnedFiles.deleteFiles(d,
+                n -> n.equals(FILE) || n.equals(RingTimeline.FILE)));
     }
 
-    /** Writes header + samples; returns the file. */
+    /** Writes header + samples, and the occupancy timeline beside them; returns the scope statistics file. */
     public Path write(Path prefix, Map<String, Object> header) {
         Path dir = prefix.resolve(DIR);
         Path file = dir.resolve(FILE);
@@ -93,6 +105,13 @@ public final class ScopeStats {
                 sb.append(JSON.writeValueAsString(s)).append('\n');
             }
             AtomicFile.writeString(file, sb);
+            Map<String, Object> capacities = new LinkedHashMap<>();
+            for (String k : List.of("fatal", "heap", "task_window", "dep_pool", "heap_max", "task_window_max",
+                    "dep_pool_max")) {
+                capacities.put(k, header.get(k));
+            }
+            AtomicFile.writeString(dir.resolve(RingTimeline.FILE),
+                    JSON.writeValueAsString(timeline.document(capacities)));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write scope statistics to " + file, e);
         }
