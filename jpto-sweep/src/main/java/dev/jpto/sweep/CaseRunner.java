@@ -77,6 +77,11 @@ final class CaseRunner {
         return error(c, member, 3, t.getClass().getSimpleName(), String.valueOf(t.getMessage()));
     }
 
+    /** The result of a case not run to its end because the members running it were lost. */
+    static CaseResult lost(SweepCase c, String member, String message) {
+        return error(c, member, 3, Dispatcher.WORKER_LOST, message);
+    }
+
     private CaseResult error(SweepCase c, int exit, String code, String message) {
         return error(c, member, exit, code, message);
     }

@@ -46,7 +46,7 @@ final class CompactSerializers {
         public CaseTask read(CompactReader r) {
             return new CaseTask(new SweepCase(r.readString("program"), r.readString("name"), r.readString("preset"),
                     readMap(r, "runtime_cfg"), r.readString("platform"), r.readInt64("seed"), r.readInt32("bench"),
-                    r.readString("expect")));
+                    r.readString("expect")), r.readString("results_map"));
         }
 
         @Override
@@ -60,6 +60,7 @@ final class CompactSerializers {
             w.writeInt64("seed", c.seed());
             w.writeInt32("bench", c.bench());
             w.writeString("expect", c.expect());
+            w.writeString("results_map", task.resultsMap());
         }
 
         @Override

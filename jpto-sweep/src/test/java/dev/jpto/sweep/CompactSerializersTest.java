@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 class CompactSerializersTest {
     @Test
     void aResultAndACaseComeBackEqualFromTheMembersBinaryStore() {
-        HazelcastInstance member = EmbeddedMember.start(1, name -> new CaseRunner(new ProgramRefs(Map.of()), name,
+        HazelcastInstance member = SweepMember.embedded(1, name -> new CaseRunner(new ProgramRefs(Map.of()), name,
                 CaseRunner.share(1)));
         try {
             CaseResult result = new CaseResult("ab12", "basic.matmul", "tiny", Map.of("ring_heap", "1024"),
@@ -28,9 +28,10 @@ class CompactSerializersTest {
             SweepCase c = new SweepCase("basic.matmul", "basic.matmul", "tiny", Map.of("ring_heap", "1024",
                     "aicpu_thread_num", "2"), "a5sim", 3, 2, "PASS");
             IMap<String, CaseTask> tasks = member.getMap("compact-test-tasks");
-            tasks.set(c.id(), new CaseTask(c));
+            tasks.set(c.id(), new CaseTask(c, "jpto-results-test"));
             assertThat(tasks.get(c.id()).sweepCase()).isEqualTo(c);
             assertThat(tasks.get(c.id()).sweepCase().id()).isEqualTo(c.id());
+            assertThat(tasks.get(c.id()).resultsMap()).isEqualTo("jpto-results-test");
         } finally {
             member.shutdown();
         }
