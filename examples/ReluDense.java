@@ -32,7 +32,7 @@ public final class ReluDense implements ProgramProvider {
     }
 
     static final List<Preset> PRESETS = List.of(new Preset("tiny", 128, 64, 128, 64),
-            new Preset("demo", 512, 256, 512, 128));
+            new Preset("demo", 512, 128, 512, 128));
 
     @Override
     public List<ProgramDef> programs() {

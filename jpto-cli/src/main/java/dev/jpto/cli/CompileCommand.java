@@ -3,12 +3,18 @@ package dev.jpto.cli;
 import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.CompileOptions;
+import dev.jpto.compiler.OnChipMemory;
 import dev.jpto.compiler.WorkDirClaim;
+import dev.jpto.compiler.ir.Program;
+import dev.jpto.lib.registry.BuiltInOverflows;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import dev.jpto.lib.runner.OutputDir;
+import dev.jpto.runtime.Platform;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,6 +42,16 @@ final class CompileCommand implements Callable<Integer> {
     @Option(names = "--dump-ir", description = "also write the IR after every pass to WORKDIR/ir/NN-<pass>.ir")
     boolean dumpIr;
 
+    @Option(names = {"-p", "--platform"}, paramLabel = "PLATFORM", defaultValue = "a2a3sim",
+            converter = PlatformConverter.class,
+            description = "the chip whose on-chip buffers every kernel must fit: a2a3sim, a5sim, a2a3, a5; "
+                    + "default ${DEFAULT-VALUE}")
+    Platform platform;
+
+    @Option(names = "--memory-map", description = "print where each kernel's tiles are placed in its core's on-chip "
+            + "buffers (UB; L1, L0A, L0B, L0C) and how full each is")
+    boolean memoryMap;
+
     @Option(names = "--force", description = "write into WORKDIR even if it is not empty and holds no work dir "
             + "(only jpto's own file names are replaced; other files stay)")
     boolean force;
@@ -56,7 +72,10 @@ final class CompileCommand implements Callable<Integer> {
 
     private int compile(ProgramSpec spec) {
         long start = System.nanoTime();
-        CompileOptions options = CompileOptions.defaults().withDumpIr(dumpIr).withForce(force);
+        CompileOptions options = BuiltInOverflows.compileOptions(spec, platform).withDumpIr(dumpIr).withForce(force);
+        if (memoryMap) {
+            printMemoryMap(spec, options);
+        }
         String what = switch (spec.body()) {
             case ProgramSpec.Body.Chip c -> {
                 Compiler.compile(c.program(), workDir, options);
@@ -68,8 +87,8 @@ final class CompileCommand implements Callable<Integer> {
                         + l.program().chipPrograms().keySet() + " under chips/, host orchestration l3.json";
             }
         };
-        top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s, %s → %s",
-                (System.nanoTime() - start) / 1e9, spec.programName(), spec.preset(), what,
+        top.out.println(String.format(Locale.ROOT, "[RUN] compile (%.3fs) %s preset=%s platform=%s, %s → %s",
+                (System.nanoTime() - start) / 1e9, spec.programName(), spec.preset(), platform.text(), what,
                 workDir.toAbsolutePath().normalize()));
         DefaultRuntimeCfg.write(workDir, spec.runtimeCfg());
         if (!spec.runtimeCfg().isEmpty()) {
@@ -77,5 +96,20 @@ final class CompileCommand implements Callable<Integer> {
                     + DefaultRuntimeCfg.FILE + ": 'jpto exec' applies it (--runtime-cfg entries override it)");
         }
         return ExitCodes.PASS;
+    }
+
+    /** Before the check, so a kernel that does not fit is shown with the rest; exempt kernels are marked. */
+    private void printMemoryMap(ProgramSpec spec, CompileOptions options) {
+        List<Program> programs = switch (spec.body()) {
+            case ProgramSpec.Body.Chip c -> List.of(c.program());
+            case ProgramSpec.Body.L3 l -> List.copyOf(l.program().chipPrograms().values());
+        };
+        for (Program p : programs) {
+            top.out.print(OnChipMemory.map(OnChipMemory.place(p, platform), platform));
+        }
+        if (!options.memoryExempt().isEmpty()) {
+            top.out.println("[MEM] built-in kernels not re-tiled yet, exempt from the check: "
+                    + new TreeSet<>(options.memoryExempt()));
+        }
     }
 }

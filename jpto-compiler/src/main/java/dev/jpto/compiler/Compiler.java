@@ -26,7 +26,8 @@ public final class Compiler {
 
     /**
      * Runs {@link Passes#standard()} (verification fails with a {@code VerificationException} listing every
-     * finding), then writes manifest.json, kernels/*.pto and orchestration.json ({@link ManifestDescriptor}).
+     * finding), checks that every kernel fits the on-chip buffers of {@link CompileOptions#platform()}
+     * ({@link OnChipMemoryException} otherwise), then writes manifest.json, kernels/*.pto and orchestration.json ({@link ManifestDescriptor}).
      * The compile owns {@code workDir}: it removes an earlier work dir's files first, and refuses a non-empty
      * directory that is not a work dir unless {@link CompileOptions#force()} ({@link WorkDirClaim}).
      */
@@ -39,6 +40,7 @@ public final class Compiler {
                 dump(root, index, pass);
             }
         }, passNames);
+        OnChipMemory.check(lowered, options.platform(), options.memoryExempt());
         WorkDirWriter.write(root, lowered, options, passNames);
         return new CompiledProgram(lowered, root);
     }

@@ -108,7 +108,7 @@ public final class GoldenRunner {
     private static RunResult stages(ProgramSpec program, RunSpec spec, RunConfig config, StageLog log, Path workDir,
                                     Arena arena, Optional<Replay> replay) {
         long s = log.begin("compile");
-        RunTarget compiled = RunTarget.compile(program, workDir, spec.chips());
+        RunTarget compiled = RunTarget.compile(program, config.platform(), workDir, spec.chips());
         if (spec.outputDir().isPresent()) { // a kept work dir runs under 'jpto exec' as it did here
             DefaultRuntimeCfg.write(workDir, program.runtimeCfg());
         }

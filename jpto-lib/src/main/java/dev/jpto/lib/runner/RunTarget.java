@@ -2,6 +2,7 @@ package dev.jpto.lib.runner;
 
 import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.CompiledL3Program;
+import dev.jpto.compiler.CompileOptions;
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.ir.Program;
@@ -9,7 +10,9 @@ import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
+import dev.jpto.lib.registry.BuiltInOverflows;
 import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
 import java.nio.file.Path;
 import java.util.Map;
@@ -24,15 +27,19 @@ sealed interface RunTarget {
     record Ran(RunReport report, Optional<L3Report> l3) {
     }
 
-    /** Compiles {@code spec}'s program into {@code workDir} and loads it; {@code chips} 0 = the program's default. */
-    static RunTarget compile(ProgramSpec spec, Path workDir, int chips) {
+    /**
+     * Compiles {@code spec}'s program for {@code platform} into {@code workDir} and loads it; {@code chips} 0 = the
+     * program's default.
+     */
+    static RunTarget compile(ProgramSpec spec, Platform platform, Path workDir, int chips) {
+        CompileOptions options = BuiltInOverflows.compileOptions(spec, platform);
         return switch (spec.body()) {
             case ProgramSpec.Body.Chip c -> {
-                Compiler.compile(c.program(), workDir);
+                Compiler.compile(c.program(), workDir, options);
                 yield new Chip(CompiledProgram.load(workDir));
             }
             case ProgramSpec.Body.L3 l -> {
-                CompiledL3Program.compile(l.program(), workDir);
+                CompiledL3Program.compile(l.program(), workDir, options);
                 yield new L3(CompiledL3Program.load(workDir), chips > 0 ? chips : l.program().chips());
             }
         };
