@@ -64,6 +64,19 @@ public enum Platform {
         return type == CoreType.AIC ? aicCores : aivCores;
     }
 
+    /** The cluster of logical core {@code core}: cube core {@code k} and vector cores {@code 2k, 2k + 1} form one. */
+    public static int clusterOf(CoreType type, int core) {
+        return type == CoreType.AIC ? core : core / 2;
+    }
+
+    /**
+     * The scheduler thread (of {@code threads}) that runs logical core {@code core}: whole clusters are dealt round
+     * robin, so a mixed task's cluster belongs to one thread.
+     */
+    public static int schedulerThreadOf(CoreType type, int core, int threads) {
+        return clusterOf(type, core) % threads;
+    }
+
     /**
      * This platform if it can run in this build; a hardware platform is an IllegalArgumentException naming the
      * simulated platform to use instead (there is no device runtime here).

@@ -20,6 +20,21 @@ public interface TaskContext {
     /** The logical core (0-based within its core type) this task runs on. */
     int coreId();
 
+    /** The block this run of the body is (0-based; the original's {@code get_block_idx}); 0 for one-block tasks. */
+    default int blockIndex() {
+        return 0;
+    }
+
+    /** The task's block count ({@code get_block_num}); 1 for one-block tasks. */
+    default int blockNum() {
+        return 1;
+    }
+
+    /** In a mixed task, which vector lane runs the body (0 or 1; {@code get_sub_block_id}); 0 otherwise. */
+    default int subBlockIndex() {
+        return 0;
+    }
+
     /**
      * Reports the work the body did, for the {@code enable_pmu} counters (FLOPs, tensor bytes read and
      * written). Optional: a body that does not call it shows zeros; later calls add up.

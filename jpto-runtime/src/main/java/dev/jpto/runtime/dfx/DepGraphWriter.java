@@ -16,10 +16,11 @@ import java.util.Set;
  * <pre>
  * deps.json
  *   version, platform, fatal
- *   tasks[]   task_id (decimal string), task_id_hex, ring, local, scope ("auto"), scope_depth, kernel, core_type,
+ *   tasks[]   task_id (decimal string), task_id_hex, ring, local, scope auto|manual, scope_depth, kernel, core_type,
+ *             block_num, active_mask (mixed tasks only: bit 0 AIC, 1 AIV0, 2 AIV1),
  *             args[] {arg_index, kind tensor|scalar, role, tensor_id, dtype, shape[], strides[], start_offset | value}
  *   tensors[] tensor_id, buffer_addr, version, dtype, buffer_numel, creator (task id or null)
- *   edges[]   pred, succ, arg, source creator|tensormap, flags [wait, retain], overlap covered|partial|null,
+ *   edges[]   pred, succ, arg (−1 for explicit), source creator|tensormap|explicit, flags [wait, retain], overlap covered|partial|null,
  *             tensor_id, consumer_/producer_ dtype, shape[], start_offset, strides[] (the two views)
  * </pre>
  * Edges are every (argument, producer) match at submit, in submit order: a consumer that reads two views of one
@@ -56,10 +57,14 @@ final class DepGraphWriter {
             g.writeStringField("task_id_hex", TaskInfo.hex(t.id()));
             g.writeNumberField("ring", t.ring());
             g.writeNumberField("local", t.local());
-            g.writeStringField("scope", "auto");
+            g.writeStringField("scope", t.scope().text());
             g.writeNumberField("scope_depth", t.scopeDepth());
             g.writeStringField("kernel", t.kernel());
-            g.writeStringField("core_type", t.coreType().name());
+            g.writeStringField("core_type", t.activeMask() != 0 ? "MIX" : t.coreType().name());
+            g.writeNumberField("block_num", t.blockNum());
+            if (t.activeMask() != 0) {
+                g.writeNumberField("active_mask", t.activeMask());
+            }
             g.writeArrayFieldStart("args");
             for (ArgInfo a : t.args()) {
                 g.writeStartObject();
@@ -129,7 +134,7 @@ final class DepGraphWriter {
     }
 
     private static ArgInfo argOf(TaskInfo t, int index) {
-        return t == null || index >= t.args().size() ? null : t.args().get(index);
+        return t == null || index < 0 || index >= t.args().size() ? null : t.args().get(index);
     }
 
     /** The view through which the producer wrote the tensor: its first writing argument naming that tensor. */

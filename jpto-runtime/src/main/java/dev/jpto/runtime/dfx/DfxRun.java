@@ -6,6 +6,7 @@ import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Direction;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.ScopeKind;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.TaskContext;
 import dev.jpto.runtime.io.OwnedFiles;
@@ -89,7 +90,8 @@ public final class DfxRun implements TaskEvents {
     // ---- events -----------------------------------------------------------------------------------------
 
     @Override
-    public void submitted(long taskId, String kernel, CoreType type, int scopeDepth, Arg[] args, Tensor[] outputs) {
+    public void submitted(long taskId, String kernel, CoreType type, int scopeDepth, ScopeKind scope, int blockNum,
+                          int activeMask, Arg[] args, Tensor[] outputs) {
         if (!recordGraph) {
             return;
         }
@@ -101,7 +103,8 @@ public final class DfxRun implements TaskEvents {
                 case Arg.ScalarArg(double v) -> new ArgInfo(i, null, null, null, null, 0, -1, v);
             });
         }
-        lastSubmitted = new TaskInfo(taskId, kernel, type, scopeDepth, List.copyOf(infos));
+        lastSubmitted = new TaskInfo(taskId, kernel, type, scopeDepth, scope, blockNum, activeMask,
+                List.copyOf(infos));
         tasks.add(lastSubmitted);
     }
 
@@ -128,7 +131,7 @@ public final class DfxRun implements TaskEvents {
         if (!recordGraph) {
             return;
         }
-        long tensorId = lastSubmitted != null && lastSubmitted.id() == succ
+        long tensorId = lastSubmitted != null && lastSubmitted.id() == succ && argIndex >= 0
                 ? lastSubmitted.args().get(argIndex).tensorId() : -1;
         edges.add(new EdgeInfo(pred, succ, argIndex, source, flags, overlap, tensorId));
     }

@@ -9,7 +9,11 @@ import java.util.List;
 record EdgeInfo(long pred, long succ, int arg, int source, long flags, int overlap, long tensorId) {
 
     String sourceName() {
-        return source == TaskEvents.SOURCE_CREATOR ? "creator" : "tensormap";
+        return switch (source) {
+            case TaskEvents.SOURCE_CREATOR -> "creator";
+            case TaskEvents.SOURCE_EXPLICIT -> "explicit";
+            default -> "tensormap";
+        };
     }
 
     List<String> flagNames() {

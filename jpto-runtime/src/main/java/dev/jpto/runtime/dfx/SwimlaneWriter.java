@@ -184,7 +184,8 @@ final class SwimlaneWriter {
         g.writeArrayFieldStart("core_to_thread");
         for (int c = 0; c < cores; c++) {
             int local = c < p.aicCores() ? c : c - p.aicCores();
-            g.writeNumber(threads == 0 ? -1 : local % threads); // SchedulerThread owns cores c ≡ index (mod threads)
+            CoreType type = c < p.aicCores() ? CoreType.AIC : CoreType.AIV;
+            g.writeNumber(threads == 0 ? -1 : Platform.schedulerThreadOf(type, local, threads));
         }
         g.writeEndArray();
         g.writeEndObject();

@@ -4,6 +4,7 @@ import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.Arg;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.ScopeKind;
 import dev.jpto.runtime.TaskContext;
 
 /**
@@ -22,6 +23,8 @@ public interface TaskEvents {
     int SOURCE_CREATOR = 0;
     /** Edge source: the TensorMap found the producer as an earlier overlapping writer. */
     int SOURCE_TENSORMAP = 1;
+    /** Edge source: the consumer named the producer in its {@code Launch.deps} (argument index −1). */
+    int SOURCE_EXPLICIT = 2;
 
     /** Back-pressure resources. */
     int RES_TASK_WINDOW = 0;
@@ -33,10 +36,14 @@ public interface TaskEvents {
     /**
      * A task got its slot and its OUTPUT buffers, before its dependencies are looked up.
      *
+     * @param scope      kind of the scope it was submitted in
+     * @param blockNum   its block count (1 for a one-block task)
+     * @param activeMask the lanes of a mixed task ({@code MixedKernels.activeMask}), 0 for a single-kernel task
      * @param outputs the heap-ring tensor of each {@link Arg.Output} by argument index (other entries null);
      *        may be null when the task has no outputs. Valid only during the call.
      */
-    void submitted(long taskId, String kernel, CoreType type, int scopeDepth, Arg[] args, Tensor[] outputs);
+    void submitted(long taskId, String kernel, CoreType type, int scopeDepth, ScopeKind scope, int blockNum,
+                   int activeMask, Arg[] args, Tensor[] outputs);
 
     /**
      * A dependency found while submitting {@code succ}, before producers are de-duplicated: one call per

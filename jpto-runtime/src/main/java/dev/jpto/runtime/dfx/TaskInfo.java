@@ -1,10 +1,16 @@
 package dev.jpto.runtime.dfx;
 
 import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.ScopeKind;
 import java.util.List;
 
-/** A submitted task as the orchestrator saw it (dependency graph, swimlane slice arguments). */
-record TaskInfo(long id, String kernel, CoreType coreType, int scopeDepth, List<ArgInfo> args) {
+/**
+ * A submitted task as the orchestrator saw it (dependency graph, swimlane slice arguments).
+ *
+ * @param activeMask the lanes of a mixed task (bit 0 AIC, 1 AIV0, 2 AIV1), 0 for a single-kernel task
+ */
+record TaskInfo(long id, String kernel, CoreType coreType, int scopeDepth, ScopeKind scope, int blockNum,
+                int activeMask, List<ArgInfo> args) {
     int ring() {
         return (int) (id >>> 32);
     }

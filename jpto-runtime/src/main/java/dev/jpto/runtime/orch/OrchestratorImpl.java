@@ -6,10 +6,13 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Direction;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.Launch;
+import dev.jpto.runtime.MixedKernels;
 import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Orchestrator;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
+import dev.jpto.runtime.ScopeKind;
 import dev.jpto.runtime.TaskBody;
 import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.Ring;
@@ -49,6 +52,14 @@ public final class OrchestratorImpl implements Orchestrator {
 
     private final int[] scopeBegin = new int[MAX_SCOPE_DEPTH + 1];
     private final String[] scopeSite = new String[MAX_SCOPE_DEPTH + 1];
+    /** Per open scope: MANUAL (dependencies only from {@link Launch#deps}). */
+    private final boolean[] scopeManual = new boolean[MAX_SCOPE_DEPTH + 1];
+    /** A manual scope was opened in this run: its writers are not in the TensorMap. */
+    private boolean manualSeen;
+    /** The body a mixed task's slot holds: its lanes run from {@link Ring#mixed} instead. */
+    private static final TaskBody MIXED_BODY = ctx -> {
+        throw new IllegalStateException("a mixed task runs its lanes, not a body");
+    };
     private final ScopeHandle[] handles = new ScopeHandle[MAX_SCOPE_DEPTH + 1];
     private int depth = -1;
     private final long[] scopeTasks;
@@ -82,6 +93,7 @@ public final class OrchestratorImpl implements Orchestrator {
         this.events = null;
         this.owner = Thread.currentThread();
         depth = -1;
+        manualSeen = false;
         scopeTasksSize = 0;
         reclaimer.reset();
         backPressure.reset(runEnv, owner);
@@ -123,7 +135,7 @@ public final class OrchestratorImpl implements Orchestrator {
      * every task completed and every ring is fully reclaimed.
      */
     public void runRoot(Orchestration orchestration) {
-        Scope root = openScope("<root>");
+        Scope root = openScope("<root>", false);
         try {
             orchestration.orchestrate(this);
         } catch (ChipRuntimeException e) {
@@ -166,15 +178,34 @@ public final class OrchestratorImpl implements Orchestrator {
     @Override
     public Scope scope() {
         checkThread();
-        return openScope(stats == null ? null : ScopeStats.site());
+        if (depth >= 0 && scopeManual[depth]) {
+            throw fail(ErrorCode.INVALID_ARGS, "auto scope nested inside manual scope is not supported: a scope() was "
+                    + "opened at depth " + (depth + 1) + " inside the manual scope at depth " + depth + " after "
+                    + engine.submitted() + " submitted tasks; open a manualScope() there, or close the manual scope "
+                    + "first", null);
+        }
+        return openScope(stats == null ? null : ScopeStats.site(), false);
     }
 
-    private Scope openScope(String site) {
+    @Override
+    public Scope manualScope() {
+        checkThread();
+        manualSeen = true;
+        return openScope(stats == null ? null : ScopeStats.site(), true);
+    }
+
+    @Override
+    public ScopeKind scopeKind() {
+        return depth >= 0 && scopeManual[depth] ? ScopeKind.MANUAL : ScopeKind.AUTO;
+    }
+
+    private Scope openScope(String site, boolean manual) {
         if (depth + 1 > MAX_SCOPE_DEPTH) {
             throw fail(ErrorCode.INVALID_ARGS, "scope depth would exceed " + MAX_SCOPE_DEPTH
                     + " (PTO2_MAX_SCOPE_DEPTH); flatten the nesting of scopes", null);
         }
         depth++;
+        scopeManual[depth] = manual;
         scopeBegin[depth] = scopeTasksSize;
         scopeSite[depth] = site;
         if (stats != null) {
@@ -246,20 +277,57 @@ public final class OrchestratorImpl implements Orchestrator {
 
     @Override
     public long submit(String kernelName, CoreType coreType, TaskBody body, Arg... args) {
+        return submit(Launch.SINGLE, kernelName, coreType, body, args);
+    }
+
+    @Override
+    public long submit(Launch launch, String kernelName, CoreType coreType, TaskBody body, Arg... args) {
+        Objects.requireNonNull(body, "body");
+        return submitChecked(launch, kernelName, coreType, body, null, args);
+    }
+
+    @Override
+    public long submitMixed(Launch launch, MixedKernels kernels, Arg... args) {
+        Objects.requireNonNull(kernels, "kernels");
+        // queued as AIC: a block holds a whole cluster, which the scheduler thread owning its cube core runs
+        return submitChecked(launch, kernels.name(), CoreType.AIC, MIXED_BODY, kernels, args);
+    }
+
+    @Override
+    public long allocTensors(Arg.Output... outputs) {
         checkThread();
+        Objects.requireNonNull(outputs, "outputs");
+        if (outputs.length == 0) {
+            throw fail(ErrorCode.INVALID_ARGS, "alloc_tensors needs at least one Arg.Output (scope depth " + depth
+                    + ", after " + engine.submitted() + " submitted tasks)", null);
+        }
+        Arg[] args = new Arg[outputs.length];
+        System.arraycopy(outputs, 0, args, 0, outputs.length);
+        return submitChecked(Launch.SINGLE, ALLOC_KERNEL, CoreType.AIV, ALLOC_BODY, null, args);
+    }
+
+    /** Kernel name and body of {@link #allocTensors}' tasks, which complete at submit and never run. */
+    public static final String ALLOC_KERNEL = "alloc_tensors";
+    private static final TaskBody ALLOC_BODY = ctx -> {
+    };
+
+    private long submitChecked(Launch launch, String kernelName, CoreType coreType, TaskBody body, MixedKernels mixed,
+                               Arg[] args) {
+        checkThread();
+        Objects.requireNonNull(launch, "launch");
         Objects.requireNonNull(kernelName, "kernelName");
         Objects.requireNonNull(coreType, "coreType");
-        Objects.requireNonNull(body, "body");
         Objects.requireNonNull(args, "args");
         if (engine.latch.failed() || backPressure.cancelled()) {
             throw engine.latch.inForce(null);
         }
+        checkLaunch(launch, kernelName, coreType, mixed);
         if (events == null) {
-            return submitTask(kernelName, coreType, body, args, 0);
+            return submitTask(launch, kernelName, coreType, body, mixed, args, 0);
         }
         long submitStart = System.nanoTime();
         try {
-            return submitTask(kernelName, coreType, body, args, submitStart);
+            return submitTask(launch, kernelName, coreType, body, mixed, args, submitStart);
         } catch (ChipRuntimeException e) {
             // the submit that ended the run belongs in the trace too, around the wait that failed
             events.submitFailed(kernelName, submitStart, System.nanoTime(), e.error());
@@ -267,10 +335,44 @@ public final class OrchestratorImpl implements Orchestrator {
         }
     }
 
+    /**
+     * Code 7 for a sync-start block count above the cores that can start together (the vector cores for an AIV
+     * task, the clusters for an AIC or mixed one); code 5 for an explicit dependency that names no task submitted
+     * earlier in this run.
+     */
+    private void checkLaunch(Launch launch, String kernelName, CoreType coreType, MixedKernels mixed) {
+        int next = Math.min(depth, 3);
+        String task = Diagnostics.taskName(Ring.taskId(next, rings[next].tasks.nextLocal()));
+        if (launch.requireSyncStart()) {
+            int limit = mixed == null && coreType == CoreType.AIV ? engine.platform.aivCores()
+                    : engine.platform.aicCores();
+            if (launch.blockNum() > limit) {
+                String shape = mixed != null ? "mixed" : coreType.name();
+                throw fail(ErrorCode.REQUIRE_SYNC_START_INVALID, "require_sync_start block_num=" + launch.blockNum()
+                        + " > limit=" + limit + " (deadlock guaranteed): task " + task + " kernel '" + kernelName
+                        + "' (" + shape + ") on " + engine.platform + ", which has " + limit + " "
+                        + (shape.equals("AIV") ? "vector cores" : "clusters") + "; use at most " + limit
+                        + " blocks, or drop require_sync_start", null);
+            }
+        }
+        for (int i = 0; i < launch.depCount(); i++) {
+            long dep = launch.dep(i);
+            int depRing = (int) (dep >>> 32);
+            if (dep < 0 || depRing >= rings.length || (int) dep - rings[depRing].tasks.nextLocal() >= 0) {
+                throw fail(ErrorCode.INVALID_ARGS, "Arg.set_dependencies(...) requires valid task ids: task " + task
+                        + " kernel '" + kernelName + "' names dependency " + dep + " = " + Diagnostics.taskName(dep)
+                        + ", which is not the id of a task submitted earlier in this run; pass ids returned by "
+                        + "submit", null);
+            }
+        }
+    }
+
     /** A checked submit; {@code submitStart} is when it began (0 when no {@link TaskEvents} are recorded). */
-    private long submitTask(String kernelName, CoreType coreType, TaskBody body, Arg[] args, long submitStart) {
+    private long submitTask(Launch launch, String kernelName, CoreType coreType, TaskBody body, MixedKernels mixed,
+                            Arg[] args, long submitStart) {
         int r = Math.min(depth, 3);
         Ring ring = rings[r];
+        boolean manual = scopeManual[depth];
         long inScope = scopeTasksSize - scopeBegin[depth];
         if (inScope >= ring.window() - 1) {
             long rec = Advice.taskWindow(ring.window(), inScope + 1);
@@ -324,13 +426,17 @@ public final class OrchestratorImpl implements Orchestrator {
         ring.args[slot] = args;
         ring.setKernel(slot, body, kernelName);
         ring.setCoreType(slot, coreType);
+        if (launch.blockNum() > 1 || mixed != null) {
+            ring.setLaunch(slot, launch.blockNum(), mixed == null ? 1 : mixed.lanes(), mixed);
+        }
         ring.publishCurrent(local + 1);
         submitLog.begin(raw, kernelName, coreType);
         if (nOutputs > 0) {
             placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
         }
         if (events != null) {
-            events.submitted(raw, kernelName, coreType, depth, args, ring.outputs[slot]);
+            events.submitted(raw, kernelName, coreType, depth, manual ? ScopeKind.MANUAL : ScopeKind.AUTO,
+                    launch.blockNum(), mixed == null ? 0 : mixed.activeMask(), args, ring.outputs[slot]);
         }
 
         // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired
@@ -341,7 +447,10 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         edgeN = 0;
         int inPlace = 0;
-        if (nTensors > 0) {
+        addExplicitDeps(launch, raw);
+        if (manual) {
+            registrations = 0; // a manual scope neither reads nor writes the TensorMap
+        } else if (nTensors > 0) {
             if (reownedArg.length < args.length) {
                 reownedArg = new boolean[args.length];
             }
@@ -368,7 +477,7 @@ public final class OrchestratorImpl implements Orchestrator {
             }
         }
 
-        logProducers(ring, slot, raw, args, nTensors, nOutputs);
+        logProducers(ring, slot, raw, args, manual ? 0 : nTensors, nOutputs);
 
         // 3. register writers (STEP 4); an INOUT whose lookup took over its own view's entry is registered already.
         if (registrations > inPlace) {
@@ -401,7 +510,9 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         scopeTasks[scopeTasksSize++] = raw;
         engine.countSubmitted();
-        if (ready) {
+        if (body == ALLOC_BODY) {
+            completeAllocation(raw, ready);
+        } else if (ready) {
             engine.stageReady(raw, coreType);
         }
         if (stats != null) {
@@ -411,6 +522,34 @@ public final class OrchestratorImpl implements Orchestrator {
             events.submitDone(raw, submitStart, System.nanoTime());
         }
         return raw;
+    }
+
+    /**
+     * STEP 1: explicit dependencies, WAIT|RETAIN (valid ids were checked before the slot was taken); producers
+     * already retired are skipped, as ids below the producer ring's {@code last_task_alive} are on the device.
+     */
+    private void addExplicitDeps(Launch launch, long raw) {
+        for (int i = 0; i < launch.depCount(); i++) {
+            long dep = launch.dep(i);
+            submitLog.explicit(dep);
+            if (live(dep)) {
+                addEdge(dep, Ring.EDGE_WAIT | Ring.EDGE_RETAIN);
+                if (events != null) {
+                    events.edge(dep, raw, -1, TaskEvents.SOURCE_EXPLICIT, Ring.EDGE_WAIT | Ring.EDGE_RETAIN, -1);
+                }
+            }
+        }
+    }
+
+    /**
+     * An {@link #allocTensors} task completes at submit, on this thread, without a core (the original completes its
+     * hidden alloc task inline). Its explicit producers are none, so it is always ready here.
+     */
+    private void completeAllocation(long raw, boolean ready) {
+        if (!ready) {
+            throw new IllegalStateException("an alloc_tensors task has no producer, yet was not ready");
+        }
+        engine.completeInline(raw);
     }
 
     /**
@@ -449,24 +588,74 @@ public final class OrchestratorImpl implements Orchestrator {
 
     @Override
     public long readScalar(Tensor element) {
-        checkThread();
-        Objects.requireNonNull(element, "element");
-        if (element.numel() != 1 || !element.dtype().isInteger()) {
-            throw new IllegalArgumentException("readScalar needs a one-element view of an integer tensor, got "
-                    + element + "; slice the element out (extents all 1) of an int8/16/32/64 or bool tensor");
-        }
-        if (engine.latch.failed() || backPressure.cancelled()) {
-            throw engine.latch.inForce(null);
-        }
+        checkScalarAccess("readScalar", element);
         edgeN = 0;
         long creator = owners.size() == 0 ? OwnerMap.NONE : owners.get(element.bufferAddress());
         if (creator != OwnerMap.NONE && live(creator)) {
             addEdge(creator, Ring.EDGE_WAIT);
         }
         tmap.lookup(element, false, waitSink);
+        if (manualSeen) {
+            addLiveUsers(element, false); // manual-scope writers are not in the TensorMap
+        }
         backPressure.awaitCompleted(edges, edgeN);
         edgeN = 0;
         return element.dtype().loadLong(element.buffer(), element.byteOffsetOfFlat(0));
+    }
+
+    @Override
+    public void writeScalar(Tensor element, long value) {
+        checkScalarAccess("writeScalar", element);
+        edgeN = 0;
+        // Readers too: the TensorMap tracks no reader, and one submitted before this write must not see it.
+        addLiveUsers(element, true);
+        backPressure.awaitCompleted(edges, edgeN);
+        edgeN = 0;
+        element.dtype().storeLong(element.buffer(), element.byteOffsetOfFlat(0), value);
+    }
+
+    private void checkScalarAccess(String what, Tensor element) {
+        checkThread();
+        Objects.requireNonNull(element, "element");
+        if (element.numel() != 1 || !element.dtype().isInteger()) {
+            throw new IllegalArgumentException(what + " needs a one-element view of an integer tensor, got "
+                    + element + "; slice the element out (extents all 1) of an int8/16/32/64 or bool tensor");
+        }
+        if (engine.latch.failed() || backPressure.cancelled()) {
+            throw engine.latch.inForce(null);
+        }
+    }
+
+    /**
+     * Adds a WAIT edge to every live task whose arguments name {@code element}'s buffer: the ones that write it
+     * (INOUT, OUTPUT_EXISTING, or it is their OUTPUT), and with {@code readers} every other one. Conservative (any
+     * view of the buffer counts) and a scan of the live tasks: for the rare orchestration-time access only.
+     */
+    private void addLiveUsers(Tensor element, boolean readers) {
+        long addr = element.bufferAddress();
+        for (Ring ring : rings) {
+            for (int local = ring.lastTaskAlive(); local - ring.tasks.nextLocal() < 0; local++) {
+                long raw = Ring.taskId(ring.id, local);
+                int slot = ring.slotOf(local);
+                Arg[] a = ring.args[slot];
+                if (ring.taskIdAt(slot) != raw || a == null || ring.state(slot) != Ring.PENDING) {
+                    continue;
+                }
+                Tensor[] outs = ring.outputs[slot];
+                for (int i = 0; i < a.length; i++) {
+                    boolean uses = switch (a[i]) {
+                        case Arg.TensorArg(Tensor t, Direction d) -> t.bufferAddress() == addr
+                                && (readers || d == Direction.INOUT || d == Direction.OUTPUT_EXISTING);
+                        case Arg.Output o -> outs != null && outs[i] != null && outs[i].bufferAddress() == addr;
+                        case Arg.ScalarArg s -> false;
+                    };
+                    if (uses) {
+                        addEdge(raw, Ring.EDGE_WAIT);
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     private static long align(long v, long a) {

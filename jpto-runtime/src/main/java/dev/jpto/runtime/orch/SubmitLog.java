@@ -68,6 +68,11 @@ public final class SubmitLog {
         predStart[size] = predSize;
     }
 
+    /** Adds an explicit dependency of the task begun last. */
+    void explicit(long producer) {
+        addPred(producer);
+    }
+
     /** Adds, as producers of the task begun last, every earlier task whose write overlaps {@code view}. */
     void read(Tensor view) {
         List<Write> list = writes.get(view.bufferAddress());

@@ -3,6 +3,7 @@ package dev.jpto.runtime.ring;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.Arg;
 import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.MixedKernels;
 import dev.jpto.runtime.TaskBody;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -101,8 +102,14 @@ public final class Ring {
     private static final int ADV_LOCK = 23;
     private static final int ADV_PENDING = 31;
 
-    /** Per-slot reference arrays: body, kernel, {@link #args}, {@link #outputs}, moreFanins. */
-    private static final int SLOT_REFERENCES = 5;
+    /** Per-slot reference arrays: body, kernel, {@link #args}, {@link #outputs}, moreFanins, mixed. */
+    private static final int SLOT_REFERENCES = 6;
+    /** {@link #launch} ints per slot: block count (0: a plain one-block task), subtasks per block, next block, done. */
+    private static final int LAUNCH = 4;
+    private static final int L_BLOCKS = 0;
+    private static final int L_LANES = 1;
+    private static final int L_NEXT = 2;
+    private static final int L_DONE = 3;
     /** A reference in an array, with compressed oops (heaps below 32 GiB). */
     private static final int REFERENCE_BYTES = 4;
 
@@ -131,6 +138,12 @@ public final class Ring {
     private final TaskBody[] body;
     private final String[] kernel;
     private final KernelTable kernels = new KernelTable();
+    /**
+     * Multi-block and mixed tasks ({@code LAUNCH} ints per slot). Apart from the shared line: only such tasks touch
+     * the counters, and plain tasks pay one store at reuse.
+     */
+    private final int[] launch;
+    private final MixedKernels[] mixed;
     public final Arg[][] args;
     public final Tensor[][] outputs;
 
@@ -140,7 +153,7 @@ public final class Ring {
      * the per-slot arrays that grow on demand are left out: a lower bound, which is what a "can never fit" check needs.
      */
     public static long javaHeapBytes(long window, long depPool) {
-        long slot = STRIDE * Integer.BYTES + RECORD * Long.BYTES + SLOT_REFERENCES * REFERENCE_BYTES;
+        long slot = (STRIDE + LAUNCH) * Integer.BYTES + RECORD * Long.BYTES + SLOT_REFERENCES * REFERENCE_BYTES;
         return window * slot + depPool * (DepPool.BYTES_PER_ENTRY + FaninPool.BYTES_PER_ENTRY);
     }
 
@@ -159,6 +172,8 @@ public final class Ring {
         this.args = new Arg[window][];
         this.outputs = new Tensor[window][];
         this.kernel = new String[window];
+        this.launch = new int[window * LAUNCH];
+        this.mixed = new MixedKernels[window];
         reset(true);
     }
 
@@ -182,6 +197,8 @@ public final class Ring {
             Arrays.fill(args, null);
             Arrays.fill(kernel, null);
             Arrays.fill(outputs, null);
+            Arrays.fill(mixed, null);
+            Arrays.fill(launch, 0);
             kernels.clear();
         }
         Arrays.fill(cursors, 0);
@@ -263,7 +280,53 @@ public final class Ring {
         shared[b + FANOUT_REFCOUNT] = 0;
         shared[b + FANIN_COUNT] = Integer.MAX_VALUE;
         shared[b + FANIN_REFCOUNT] = 0;
+        launch[slot * LAUNCH + L_BLOCKS] = 0;
+        if (mixed[slot] != null) {
+            mixed[slot] = null;
+        }
         INTS.setRelease(shared, b + STATE, PENDING);
+    }
+
+    // ---- multi-block and mixed tasks --------------------------------------------------------------------
+
+    /**
+     * Orchestrator, before the task can become ready: it runs {@code blockNum} blocks of {@code lanes} subtasks each
+     * ({@code kernels} non-null for a mixed task). Not called for a plain one-block task.
+     */
+    public void setLaunch(int slot, int blockNum, int lanes, MixedKernels kernels) {
+        int b = slot * LAUNCH;
+        launch[b + L_BLOCKS] = blockNum;
+        launch[b + L_LANES] = lanes;
+        launch[b + L_NEXT] = 0;
+        launch[b + L_DONE] = 0;
+        mixed[slot] = kernels;
+    }
+
+    /** Whether the slot's task was submitted with {@link #setLaunch} (several blocks, or mixed). */
+    public boolean multiBlock(int slot) {
+        return launch[slot * LAUNCH + L_BLOCKS] != 0;
+    }
+
+    /** The slot's block count (1 for a plain task). */
+    public int blockNum(int slot) {
+        return Math.max(1, launch[slot * LAUNCH + L_BLOCKS]);
+    }
+
+    /** The mixed kernels of the slot's task, or null. */
+    public MixedKernels mixed(int slot) {
+        return mixed[slot];
+    }
+
+    /** A scheduler thread takes the next block of the slot's multi-block task; returns its index. */
+    public int claimBlock(int slot) {
+        return (int) INTS.getAndAdd(launch, slot * LAUNCH + L_NEXT, 1);
+    }
+
+    /** {@code n} subtasks of the slot's task finished; true for the call that finished its last one. */
+    public boolean finishSubtasks(int slot, int n) {
+        int b = slot * LAUNCH;
+        int total = launch[b + L_BLOCKS] * launch[b + L_LANES];
+        return (int) INTS.getAndAdd(launch, b + L_DONE, n) + n == total;
     }
 
     public void lock(int slot) {

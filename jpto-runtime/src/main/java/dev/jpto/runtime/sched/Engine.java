@@ -93,6 +93,8 @@ public final class Engine {
         LONGS.setRelease(counters, SUBMITTED, 0L);
         for (int t = 0; t < threads; t++) {
             setRunning(t, -1, -1);
+        }
+        for (int t = 0; t <= threads; t++) { // line `threads`: the orchestrator's inline completions
             LONGS.setRelease(running, t * RUNNING_STRIDE + COMPLETED_BY, 0L);
         }
         for (CostLog log : costLogs) {
@@ -247,7 +249,7 @@ public final class Engine {
      */
     public long completed() {
         long sum = 0;
-        for (int t = 0; t < threads; t++) {
+        for (int t = 0; t <= threads; t++) {
             sum += (long) LONGS.getAcquire(running, t * RUNNING_STRIDE + COMPLETED_BY);
         }
         return sum;
@@ -415,6 +417,23 @@ public final class Engine {
         int c = thread * RUNNING_STRIDE + COMPLETED_BY;
         LONGS.setRelease(running, c, (long) LONGS.getOpaque(running, c) + 1);
         return mine;
+    }
+
+    /**
+     * Orchestrator: a task that runs on no core (an {@code alloc_tensors} task) completes at its submit. Its
+     * completion counts on the orchestrator's own line; a consumer it made ready is queued.
+     */
+    public void completeInline(long raw) {
+        complete(raw, threads, 0);
+    }
+
+    /**
+     * Scheduler thread: another block of a multi-block task is left to run; the entry goes back to its ready queue
+     * (it took the place this poll freed, so the queue cannot overflow) for a thread with a free core.
+     */
+    void requeue(long raw, CoreType type) {
+        enqueue(raw, type);
+        wakeUps.signal(1);
     }
 
     /** Releases the producers the task in {@code slot} retained (its RETAIN fanin edges). */

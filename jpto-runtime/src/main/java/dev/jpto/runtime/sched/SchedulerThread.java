@@ -5,16 +5,19 @@ import dev.jpto.runtime.Arg;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.MixedKernels;
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.TaskBody;
 import dev.jpto.runtime.TaskContext;
 import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.Ring;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One AICPU scheduler thread. It owns the logical cores {@code c ≡ index (mod threads)} of each core type,
- * takes ready tasks of the types it has cores for, and runs each to completion on its next own core
- * (round robin). Idle: one thread at a time spins, then yields ({@link WakeUps}); the others park, bounded.
+ * One AICPU scheduler thread. It owns whole clusters, {@code k ≡ index (mod threads)}: cube core {@code k} and
+ * vector cores {@code 2k, 2k + 1} ({@link Platform#schedulerThreadOf}). It takes ready tasks of the types it has cores for, and runs
+ * each to completion on its next own core (round robin); a multi-block task one block at a time (the other blocks go
+ * back to the queue for other threads), a mixed task's block on one of its clusters. Idle: one thread at a time spins, then yields ({@link WakeUps}); the others park, bounded.
  */
 public final class SchedulerThread implements Runnable {
     private static final int SPIN = 128;
@@ -39,8 +42,8 @@ public final class SchedulerThread implements Runnable {
     public SchedulerThread(Engine engine, int index, int threads) {
         this.engine = engine;
         this.index = index;
-        this.aicCores = own(engine.platform.aicCores(), index, threads);
-        this.aivCores = own(engine.platform.aivCores(), index, threads);
+        this.aicCores = own(CoreType.AIC, engine.platform.aicCores(), index, threads);
+        this.aivCores = own(CoreType.AIV, engine.platform.aivCores(), index, threads);
         this.costLog = engine.costLog(index);
         this.ctx.platform = engine.platform;
         this.canSpin = aicCores.length > 0 && aivCores.length > 0;
@@ -48,16 +51,9 @@ public final class SchedulerThread implements Runnable {
                 | (aivCores.length > 0 ? 1 << CoreType.AIV.ordinal() : 0);
     }
 
-    private static int[] own(int cores, int index, int threads) {
-        int n = 0;
-        for (int c = index; c < cores; c += threads) {
-            n++;
-        }
-        int[] a = new int[n];
-        for (int i = 0, c = index; c < cores; c += threads) {
-            a[i++] = c;
-        }
-        return a;
+    private static int[] own(CoreType type, int cores, int index, int threads) {
+        return java.util.stream.IntStream.range(0, cores).filter(c -> Platform.schedulerThreadOf(type, c, threads) == index)
+                .toArray();
     }
 
     @Override
@@ -161,27 +157,83 @@ public final class SchedulerThread implements Runnable {
     private long execute(long raw) {
         Ring ring = engine.rings[(int) (raw >>> 32)];
         int slot = ring.slotOf(raw);
-        CoreType type = ring.coreType(slot);
-        int core;
-        if (type == CoreType.AIC) {
-            core = aicCores[nextAic];
-            nextAic = nextAic + 1 == aicCores.length ? 0 : nextAic + 1;
-        } else {
-            core = aivCores[nextAiv];
-            nextAiv = nextAiv + 1 == aivCores.length ? 0 : nextAiv + 1;
+        if (ring.multiBlock(slot)) {
+            return executeBlock(raw, ring, slot);
         }
+        CoreType type = ring.coreType(slot);
+        if (!run(raw, ring, slot, ring.body(slot), type, nextCore(type), 0, 1, 0)) {
+            return ReadyQueue.EMPTY;
+        }
+        return engine.complete(raw, index, runnable);
+    }
+
+    /**
+     * Runs the next block of a multi-block or mixed task: its kernel on a core of its type, or each active lane of
+     * a mixed task on one cluster (cube core k, vector cores 2k and 2k + 1) in lane order. The thread that finishes
+     * the task's last subtask ({@code block_num × popcount(active_mask)}) completes it.
+     */
+    private long executeBlock(long raw, Ring ring, int slot) {
+        int blocks = ring.blockNum(slot);
+        int block = ring.claimBlock(slot);
+        CoreType type = ring.coreType(slot);
+        if (block + 1 < blocks) {
+            engine.requeue(raw, type);
+        }
+        MixedKernels mixed = ring.mixed(slot);
+        int lanes = 1;
+        if (mixed == null) {
+            if (!run(raw, ring, slot, ring.body(slot), type, nextCore(type), block, blocks, 0)) {
+                return ReadyQueue.EMPTY;
+            }
+        } else {
+            int cluster = nextCore(CoreType.AIC);
+            lanes = 0;
+            TaskBody[] bodies = {mixed.aic(), mixed.aiv0(), mixed.aiv1()};
+            for (int lane = 0; lane < bodies.length; lane++) {
+                if (bodies[lane] == null) {
+                    continue;
+                }
+                CoreType laneType = lane == 0 ? CoreType.AIC : CoreType.AIV;
+                int core = lane == 0 ? cluster : 2 * cluster + lane - 1;
+                if (!run(raw, ring, slot, bodies[lane], laneType, core, block, blocks, Math.max(0, lane - 1))) {
+                    return ReadyQueue.EMPTY;
+                }
+                lanes++;
+            }
+        }
+        return ring.finishSubtasks(slot, lanes) ? engine.complete(raw, index, runnable) : ReadyQueue.EMPTY;
+    }
+
+    /** This thread's next own core of {@code type}, round robin. */
+    private int nextCore(CoreType type) {
+        if (type == CoreType.AIC) {
+            int core = aicCores[nextAic];
+            nextAic = nextAic + 1 == aicCores.length ? 0 : nextAic + 1;
+            return core;
+        }
+        int core = aivCores[nextAiv];
+        nextAiv = nextAiv + 1 == aivCores.length ? 0 : nextAiv + 1;
+        return core;
+    }
+
+    /** Runs {@code body} as one (sub)task of {@code raw} on {@code core}; false when the kernel failed. */
+    private boolean run(long raw, Ring ring, int slot, TaskBody body, CoreType type, int core, int block, int blocks,
+                        int subBlock) {
         ctx.bind(raw, ring, slot, type, core);
+        ctx.block = block;
+        ctx.blocks = blocks;
+        ctx.subBlock = subBlock;
         engine.setRunning(index, raw, core);
         TaskEvents events = engine.events();
         try {
             if (events == null) {
-                ring.body(slot).execute(ctx);
+                body.execute(ctx);
             } else {
-                runTraced(events, raw, ring, slot, type, core);
+                runTraced(events, raw, ring, slot, body, type, core);
             }
         } catch (Throwable t) {
             kernelFailed(raw, ring, slot, type, core, t);
-            return ReadyQueue.EMPTY;
+            return false;
         } finally {
             ctx.unbind();
         }
@@ -189,15 +241,15 @@ public final class SchedulerThread implements Runnable {
         if (ctx.deviceCycles >= 0) {
             costLog.add(raw, ctx.deviceCycles, ctx.deviceGmBytes);
         }
-        return engine.complete(raw, index, runnable);
+        return true;
     }
 
     /** Runs the bound task's kernel between the DFX hooks. */
-    private void runTraced(TaskEvents events, long raw, Ring ring, int slot, CoreType type, int core)
+    private void runTraced(TaskEvents events, long raw, Ring ring, int slot, TaskBody body, CoreType type, int core)
             throws Exception {
         events.dispatchStart(raw, index, type, core, ring.args[slot], ctx);
         long start = System.nanoTime();
-        ring.body(slot).execute(ctx);
+        body.execute(ctx);
         events.dispatchEnd(raw, index, type, core, ring.args[slot], ctx, start, System.nanoTime(), ctx.flops,
                 ctx.bytesRead, ctx.bytesWritten, Math.max(0, ctx.deviceCycles));
     }
@@ -226,6 +278,9 @@ public final class SchedulerThread implements Runnable {
         long deviceCycles;
         long deviceGmBytes;
         Platform platform;
+        int block;
+        int blocks = 1;
+        int subBlock;
 
         void bind(long raw, Ring ring, int slot, CoreType type, int core) {
             this.raw = raw;
@@ -295,6 +350,21 @@ public final class SchedulerThread implements Runnable {
         @Override
         public int coreId() {
             return core;
+        }
+
+        @Override
+        public int blockIndex() {
+            return block;
+        }
+
+        @Override
+        public int blockNum() {
+            return blocks;
+        }
+
+        @Override
+        public int subBlockIndex() {
+            return subBlock;
         }
 
         @Override
