@@ -6,6 +6,7 @@ import dev.jpto.compiler.OnChipMemory;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.lib.registry.BuiltInOverflows;
 import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.registry.Programs;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.device.KernelPlacement;
