@@ -7,6 +7,7 @@ module dev.jpto.compiler {
     exports dev.jpto.compiler.dsl;
     exports dev.jpto.compiler.ir;
     exports dev.jpto.compiler.l3;
+    exports dev.jpto.compiler.launch;
     exports dev.jpto.compiler.plan;
     exports dev.jpto.compiler.run;
     exports dev.jpto.compiler.text;

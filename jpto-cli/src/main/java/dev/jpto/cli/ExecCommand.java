@@ -2,14 +2,14 @@ package dev.jpto.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.CompiledProgram;
-import dev.jpto.compiler.DistributedRunner;
-import dev.jpto.compiler.Runner;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.l3.HostTensor;
 import dev.jpto.compiler.l3.L3Report;
+import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.launch.DistributedRunner;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.compare.ComparatorSpec;

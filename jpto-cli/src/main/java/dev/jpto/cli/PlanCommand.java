@@ -2,8 +2,8 @@ package dev.jpto.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.jpto.compiler.Compiler;
-import dev.jpto.compiler.DryRun;
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.launch.DryRun;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.AutoRings;

@@ -41,6 +41,15 @@ class PackageCycleTest {
         assertThat(cycles(graph)).as("package cycles (strongly connected components)").isEmpty();
     }
 
+    /** Compiling and loading know nothing of running: the compiler's root package never reaches the run surfaces. */
+    @Test
+    void theCompilerRootDoesNotDependOnTheRunSurfaces() throws IOException {
+        Map<String, Set<String>> graph = importGraph(Path.of("..").toAbsolutePath().normalize());
+        assertThat(graph).containsKeys("dev.jpto.compiler", "dev.jpto.compiler.launch");
+        assertThat(graph.get("dev.jpto.compiler.launch")).contains("dev.jpto.compiler");
+        assertThat(graph.get("dev.jpto.compiler")).doesNotContain("dev.jpto.compiler.launch");
+    }
+
     @Test
     void fullyQualifiedNamesInCodeCountAndThoseInCommentsOrStringsDoNot() throws IOException {
         Path dir = Files.createTempDirectory("cycle");

@@ -1,17 +1,16 @@
 package dev.jpto.compiler;
 
 import dev.jpto.compiler.l3.L3Program;
-import dev.jpto.compiler.l3.L3Report;
-import dev.jpto.compiler.run.RunConfig;
-import dev.jpto.isa.Tensor;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
-/** An L3 program whose chip programs are compiled: from {@link #compile} or {@link #load} of an L3 work dir. */
+/**
+ * An L3 program whose chip programs are compiled: from {@link #compile} or {@link #load} of an L3 work dir. It is
+ * data: {@code dev.jpto.compiler.launch.DistributedRunner} runs it.
+ */
 public final class CompiledL3Program {
     private final L3Program program;
     private final Map<String, CompiledProgram> chipPrograms;
@@ -43,19 +42,6 @@ public final class CompiledL3Program {
     }
 
     /**
-     * Removes the DFX outputs an L3 run wrote under {@code prefix} (one directory per device and call), and only
-     * them, so that a reused output dir holds one run's diagnostics.
-     */
-    public static void removeDfxOutputs(Path prefix) throws IOException {
-        L3Execution.removeDfxOutputs(prefix);
-    }
-
-    /** Whether {@code name}, directly under {@code output_prefix}, is a directory of an L3 run's DFX outputs. */
-    public static boolean isDfxOutputName(String name) {
-        return L3Execution.isDeviceDir(name);
-    }
-
-    /**
      * Loads an L3 work dir, validating everything as {@link CompiledProgram#load} does for each chip program,
      * and the host orchestration against them: any problem is a {@link WorkDirException} naming the file.
      */
@@ -84,15 +70,5 @@ public final class CompiledL3Program {
     /** The work dir this program was compiled to or loaded from; empty for an in-memory compile. */
     public Optional<Path> workDir() {
         return Optional.ofNullable(workDir);
-    }
-
-    /** Runs on the program's default number of chips; see {@link DistributedRunner#run}. */
-    public L3Report run(Map<String, Tensor> args, RunConfig config) {
-        return DistributedRunner.run(this, args, config, program.chips());
-    }
-
-    /** Runs on {@code chips} chips, devices {@code config.deviceId()} and up; see {@link DistributedRunner#run}. */
-    public L3Report run(Map<String, Tensor> args, RunConfig config, int chips) {
-        return DistributedRunner.run(this, args, config, chips);
     }
 }

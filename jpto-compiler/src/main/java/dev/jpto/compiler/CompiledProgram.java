@@ -1,21 +1,19 @@
 package dev.jpto.compiler;
 
-import dev.jpto.compiler.exec.EngineInvoker;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.TensorDecl;
-import dev.jpto.compiler.run.RunConfig;
-import dev.jpto.isa.Tensor;
-import dev.jpto.runtime.RunReport;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
-/** A verified program, ready to run; from {@link Compiler#compile} or {@link #load} of a work dir. */
+/**
+ * A verified program — kernels, orchestration and signature — from {@link Compiler#compile} or {@link #load} of a
+ * work dir. It is data: the surfaces that run it live in {@code dev.jpto.compiler.launch} (e.g.
+ * {@code Runner.run(compiled, args, config)}).
+ */
 public final class CompiledProgram {
     private final Program program;
     private final Path workDir;
-    private final EngineInvoker kernels = EngineInvoker.best();
 
     CompiledProgram(Program program, Path workDir) {
         this.program = program;
@@ -49,26 +47,5 @@ public final class CompiledProgram {
 
     public List<TensorDecl> outputs() {
         return program.outputs();
-    }
-
-    /** Runs this program's kernels (per worker thread, on the fastest engine available). */
-    EngineInvoker kernels() {
-        return kernels;
-    }
-
-    /** Runs once with {@link RunConfig#defaults()}. */
-    public RunReport run(Map<String, Tensor> args) {
-        return run(args, RunConfig.defaults());
-    }
-
-    /**
-     * Runs once on the chip {@code config} names: {@code args} holds one tensor per input and output (outputs are
-     * written in place). The CallConfig, ring fields included, comes from {@code CallConfigs.from(config)}.
-     *
-     * @throws IllegalArgumentException for bad arguments or an invalid config (nothing runs)
-     * @throws dev.jpto.runtime.ChipRuntimeException when the run fails (e.g. HEAP_RING_DEADLOCK)
-     */
-    public RunReport run(Map<String, Tensor> args, RunConfig config) {
-        return Dispatch.runOnce(this, args, config);
     }
 }

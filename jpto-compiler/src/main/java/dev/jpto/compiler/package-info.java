@@ -1,2 +1,2 @@
-/** Compile a program to a work dir, load it back, and run it on the simulated chip through every dispatch surface. */
+/** Compile a program to a work dir and load it back: both give a verified program; {@code launch} runs it. */
 package dev.jpto.compiler;

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jpto.compiler.l3.L3Program;
+import dev.jpto.compiler.launch.DistributedRunner;
+import dev.jpto.compiler.launch.DistributedWorker;
 import dev.jpto.compiler.run.RunConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

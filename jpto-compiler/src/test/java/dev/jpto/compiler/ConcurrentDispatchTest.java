@@ -3,6 +3,7 @@ package dev.jpto.compiler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.jpto.compiler.launch.ChipWorker;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;

@@ -8,6 +8,8 @@ import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.IrPrinter;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.VerificationException;
+import dev.jpto.compiler.launch.DryRun;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.DType;
@@ -60,7 +62,7 @@ class DataDependentLoopTest {
                     for (long i = 0; i < y.numel(); i++) {
                         y.setDouble(i, -7.0);
                     }
-                    RunReport rep = compiled.run(Map.of("x", x, "s", scores(arena, positives), "y", y));
+                    RunReport rep = Runner.run(compiled, Map.of("x", x, "s", scores(arena, positives), "y", y));
                     assertThat(rep.tasksExecuted()).isEqualTo(1 + positives);
                     checkRows(x, y, positives);
                 }
@@ -95,9 +97,9 @@ class DataDependentLoopTest {
             Tensor nt = Tensor.allocate(arena, DType.INT32, 2);
             Tensor yt = Tensor.allocate(arena, DType.FP32, 64, 16);
             nt.setDouble(1, 2);
-            assertThat(compiled.run(Map.of("n", nt, "y", yt)).tasksExecuted()).isEqualTo(2);
+            assertThat(Runner.run(compiled, Map.of("n", nt, "y", yt)).tasksExecuted()).isEqualTo(2);
             nt.setDouble(1, 4);
-            assertThatThrownBy(() -> compiled.run(Map.of("n", nt, "y", yt)))
+            assertThatThrownBy(() -> Runner.run(compiled, Map.of("n", nt, "y", yt)))
                     .isInstanceOf(ChipRuntimeException.class)
                     .hasMessageContaining("read 'k'").hasMessageContaining("gave 4")
                     .hasMessageContaining("[0, 3]");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
@@ -39,7 +40,8 @@ class DfxOutputsTest {
             Tensor c = Tensor.allocate(arena, DType.FP32, m, n);
             RunConfig config = RunConfig.fromMap(Map.of("enable_pmu", "2", "enable_dep_gen", "true",
                     "output_prefix", dir.toString()));
-            rep = Compiler.compileInMemory(TestPrograms.matmul(m, k, n)).run(Map.of("a", a, "b", b, "c", c), config);
+            rep = Runner.run(Compiler.compileInMemory(TestPrograms.matmul(m, k, n)), Map.of("a", a, "b", b, "c", c),
+                    config);
         }
         int tiles = (m / t) * (n / t), steps = k / t;
         assertThat(rep.tasksExecuted()).isEqualTo(tiles * steps);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.launch.DryRun;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.plan.PlanPrograms;
 import dev.jpto.compiler.plan.RingNeed;
 import dev.jpto.compiler.plan.RingPlan;
@@ -54,7 +56,7 @@ class DryRunTest {
             for (var d : p.outputs()) {
                 args.put(d.name(), Tensor.allocate(arena, DType.FP32, d.shape()));
             }
-            return Compiler.compileInMemory(p).run(args, config);
+            return Runner.run(Compiler.compileInMemory(p), args, config);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.RunReport;
@@ -21,7 +22,8 @@ class ProgramRunTest {
             Tensor x = Tensors.random(arena, 1, 256, 128);
             Tensor y = Tensors.random(arena, 2, 256, 128);
             Tensor z = Tensor.allocate(arena, DType.FP32, 256, 128);
-            RunReport rep = Compiler.compileInMemory(TestPrograms.vectorAdd(256)).run(Map.of("x", x, "y", y, "z", z));
+            RunReport rep = Runner.run(Compiler.compileInMemory(TestPrograms.vectorAdd(256)),
+                    Map.of("x", x, "y", y, "z", z));
             assertThat(rep.tasksExecuted()).isEqualTo(4);
             for (long i = 0; i < z.numel(); i++) {
                 assertThat(z.getDouble(i)).isEqualTo((double) ((float) x.getDouble(i) + (float) y.getDouble(i)));
@@ -35,8 +37,8 @@ class ProgramRunTest {
             Tensor a = Tensors.random(arena, 3, 128, 256);
             Tensor b = Tensors.random(arena, 4, 256, 192);
             Tensor c = Tensor.allocate(arena, DType.FP32, 128, 192);
-            RunReport rep = Compiler.compileInMemory(TestPrograms.matmul(128, 256, 192))
-                    .run(Map.of("a", a, "b", b, "c", c));
+            RunReport rep = Runner.run(Compiler.compileInMemory(TestPrograms.matmul(128, 256, 192)),
+                    Map.of("a", a, "b", b, "c", c));
             assertThat(rep.tasksExecuted()).isEqualTo(2 * 3 * 4);
             double[] ref = Tensors.matmul(a, b);
             for (int i = 0; i < ref.length; i++) {
@@ -50,7 +52,8 @@ class ProgramRunTest {
         try (Arena arena = Arena.ofShared()) {
             Tensor x = Tensors.random(arena, 5, 256, 64);
             Tensor y = Tensor.allocate(arena, DType.FP32, 256, 64);
-            RunReport rep = Compiler.compileInMemory(TestPrograms.rowSoftmax(256, 64)).run(Map.of("x", x, "y", y));
+            RunReport rep = Runner.run(Compiler.compileInMemory(TestPrograms.rowSoftmax(256, 64)),
+                    Map.of("x", x, "y", y));
             assertThat(rep.tasksExecuted()).isEqualTo(8);
             assertThat(rep.ring(0).heapMax()).as("four 64x1 fp32 intermediates, 1 KiB each after alignment")
                     .isGreaterThanOrEqualTo(1024);
@@ -66,7 +69,8 @@ class ProgramRunTest {
         try (Arena arena = Arena.ofShared()) {
             Tensor x = Tensors.random(arena, 6, 128, 128);
             Tensor y = Tensor.allocate(arena, DType.FP32, 256, 64);
-            RunReport rep = Compiler.compileInMemory(TestPrograms.prefixBlocks(0.5)).run(Map.of("x", x, "y", y));
+            RunReport rep = Runner.run(Compiler.compileInMemory(TestPrograms.prefixBlocks(0.5)),
+                    Map.of("x", x, "y", y));
             assertThat(rep.tasksExecuted()).isEqualTo(4 + (1 + 2 + 3 + 4));
             for (int i = 0; i < 4; i++) {
                 for (int r = 0; r < 64; r++) {
@@ -89,11 +93,11 @@ class ProgramRunTest {
             CompiledProgram p = Compiler.compileInMemory(TestPrograms.vectorAdd(128));
             Tensor x = Tensors.random(arena, 1, 128, 128);
             Tensor small = Tensors.random(arena, 1, 64, 128);
-            assertThatThrownBy(() -> p.run(Map.of("x", x, "y", x)))
+            assertThatThrownBy(() -> Runner.run(p, Map.of("x", x, "y", x)))
                     .hasMessageContaining("missing tensor 'z' (z: fp32[128, 128])");
-            assertThatThrownBy(() -> p.run(Map.of("x", x, "y", small, "z", x)))
+            assertThatThrownBy(() -> Runner.run(p, Map.of("x", x, "y", small, "z", x)))
                     .hasMessageContaining("tensor 'y' must be fp32[128, 128], got fp32[64, 128]");
-            assertThatThrownBy(() -> p.run(Map.of("x", x, "y", x, "z", x, "w", x)))
+            assertThatThrownBy(() -> Runner.run(p, Map.of("x", x, "y", x, "z", x, "w", x)))
                     .hasMessageContaining("unexpected tensor 'w'");
         }
     }

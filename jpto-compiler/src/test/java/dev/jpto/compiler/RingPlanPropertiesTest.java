@@ -11,6 +11,7 @@ import dev.jpto.compiler.dsl.Orch;
 import dev.jpto.compiler.dsl.ProgramBuilder;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.plan.PlanPrograms;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
@@ -71,7 +72,7 @@ class RingPlanPropertiesTest {
     private static RunReport runPassing(Program p, RunConfig c) {
         for (int attempt = 1; ; attempt++) {
             try (Arena arena = Arena.ofShared()) {
-                return Compiler.compileInMemory(p).run(args(arena, p), c);
+                return Runner.run(Compiler.compileInMemory(p), args(arena, p), c);
             } catch (ChipRuntimeException e) {
                 if (attempt == 3 || e.error() == ErrorCode.KERNEL_EXCEPTION) {
                     throw e;
@@ -82,7 +83,7 @@ class RingPlanPropertiesTest {
 
     private static ErrorCode run(Program p, RunConfig c) {
         try (Arena arena = Arena.ofShared()) {
-            Compiler.compileInMemory(p).run(args(arena, p), c);
+            Runner.run(Compiler.compileInMemory(p), args(arena, p), c);
             return ErrorCode.NONE;
         } catch (ChipRuntimeException e) {
             return e.error();

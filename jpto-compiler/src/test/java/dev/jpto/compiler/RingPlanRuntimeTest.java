@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.plan.PlanPrograms;
 import dev.jpto.compiler.plan.RingNeed;
 import dev.jpto.compiler.plan.RingPlan;
@@ -94,7 +95,7 @@ class RingPlanRuntimeTest {
     private static RunReport runChecked(Case c, RunConfig config) {
         try (Arena arena = Arena.ofShared()) {
             Map<String, Tensor> a = args(arena, c.program());
-            RunReport report = Compiler.compileInMemory(c.program()).run(a, config);
+            RunReport report = Runner.run(Compiler.compileInMemory(c.program()), a, config);
             String out = c.program().outputs().getFirst().name();
             double[] got = a.get(out).toDoubleArray();
             double[] want = c.reference().apply(a);
@@ -139,7 +140,7 @@ class RingPlanRuntimeTest {
         try (Arena arena = Arena.ofShared()) {
             Map<String, Tensor> a = args(arena, c.program());
             CompiledProgram compiled = Compiler.compileInMemory(c.program());
-            Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> compiled.run(a, config));
+            Throwable t = org.assertj.core.api.Assertions.catchThrowable(() -> Runner.run(compiled, a, config));
             assertThat(t).as("%s with %s", c, config.asMap()).isInstanceOf(ChipRuntimeException.class);
             return (ChipRuntimeException) t;
         }

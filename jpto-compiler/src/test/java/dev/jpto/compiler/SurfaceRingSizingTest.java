@@ -6,6 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.launch.Benchmark;
+import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.launch.ChipWorker;
+import dev.jpto.compiler.launch.DependencyCapture;
+import dev.jpto.compiler.launch.DistributedRunner;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.run.CallConfigs;
 import dev.jpto.compiler.run.RingSize;
 import dev.jpto.compiler.run.RunConfig;
@@ -41,7 +47,7 @@ class SurfaceRingSizingTest {
         COMPILED_RUN {
             @Override
             RunReport run(Program p, Map<String, Tensor> args, RunConfig c, Path tmp) {
-                return Compiler.compileInMemory(p).run(args, c);
+                return Runner.run(Compiler.compileInMemory(p), args, c);
             }
         },
         EXECUTE_COMPILED {

@@ -6,11 +6,11 @@ import java.lang.foreign.Arena;
 import java.util.SplittableRandom;
 
 /** Test data: seeded random tensors and reference results computed with plain loops. */
-final class Tensors {
+public final class Tensors {
     private Tensors() {
     }
 
-    static Tensor random(Arena arena, long seed, long rows, long cols) {
+    public static Tensor random(Arena arena, long seed, long rows, long cols) {
         Tensor t = Tensor.allocate(arena, DType.FP32, rows, cols);
         SplittableRandom rnd = new SplittableRandom(seed);
         for (long i = 0; i < t.numel(); i++) {
@@ -20,7 +20,7 @@ final class Tensors {
     }
 
     /** Sequential fp32 reference of A·B with accumulation in K order, tile by tile as the kernels do. */
-    static double[] matmul(Tensor a, Tensor b) {
+    public static double[] matmul(Tensor a, Tensor b) {
         int m = (int) a.shape(0);
         int k = (int) a.shape(1);
         int n = (int) b.shape(1);
@@ -37,7 +37,7 @@ final class Tensors {
         return out;
     }
 
-    static double[] softmaxRows(Tensor x) {
+    public static double[] softmaxRows(Tensor x) {
         int rows = (int) x.shape(0);
         int cols = (int) x.shape(1);
         double[] out = new double[rows * cols];

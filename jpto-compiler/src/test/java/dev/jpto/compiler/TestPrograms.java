@@ -17,7 +17,7 @@ import dev.jpto.isa.kernel.Kernel;
 import dev.jpto.isa.op.Fn;
 
 /** Small real programs written in the DSL; they drive the design and the run tests. */
-final class TestPrograms {
+public final class TestPrograms {
     private TestPrograms() {
     }
 
@@ -26,7 +26,7 @@ final class TestPrograms {
      * the orchestration reads the count ({@code max} 16) and submits that many 4-row tasks y[4i:4i+4] = x + 1;
      * rows past 4·count stay as the caller left them.
      */
-    static Program positiveRowsPlusOne() {
+    public static Program positiveRowsPlusOne() {
         KernelBuilder c = KernelBuilder.kernel("count_positive");
         KTensor s = c.input("s", FP32, 2);
         KTensor n = c.output("n", dev.jpto.isa.DType.INT32, 2);
@@ -61,7 +61,7 @@ final class TestPrograms {
     }
 
     /** z = x + y over [rows, 128], in 64-row tiles. */
-    static Program vectorAdd(int rows) {
+    public static Program vectorAdd(int rows) {
         KernelBuilder k = KernelBuilder.kernel("add_tile");
         KTensor x = k.input("x", FP32, 2);
         KTensor y = k.input("y", FP32, 2);
@@ -85,7 +85,7 @@ final class TestPrograms {
      * C = A·B with 64×64 tiles: per output tile, the first K step writes C (outExisting), the others accumulate
      * into it (inout), so the runtime orders them through the TensorMap.
      */
-    static Program matmul(int m, int kDim, int n) {
+    public static Program matmul(int m, int kDim, int n) {
         KernelBuilder first = KernelBuilder.kernel("mm_first");
         KTensor a1 = first.input("a", FP32, 2);
         KTensor b1 = first.input("b", FP32, 2);
@@ -123,7 +123,7 @@ final class TestPrograms {
      * y = softmax(x) along rows, in two tasks per 64-row block: row maxima into an intermediate (allocated on the
      * heap ring), then exp(x − max) / sum.
      */
-    static Program rowSoftmax(int rows, int cols) {
+    public static Program rowSoftmax(int rows, int cols) {
         KernelBuilder mk = KernelBuilder.kernel("row_max");
         KTensor x1 = mk.input("x", FP32, 2);
         KTensor m1 = mk.output("m", FP32, 2);
@@ -163,7 +163,7 @@ final class TestPrograms {
      * y = x, staged through one 64×64 fp32 intermediate (16 KiB) per block, all in the root scope: the heap ring
      * must hold {@code blocks} × 16 KiB at once, because the scope keeps every task until it closes.
      */
-    static Program heapHog(int blocks) {
+    public static Program heapHog(int blocks) {
         KernelBuilder ck = KernelBuilder.kernel("copy_tile");
         KTensor src = ck.input("src", FP32, 2);
         KTensor dst = ck.output("dst", FP32, 2);
@@ -193,7 +193,7 @@ final class TestPrograms {
      * [256, 64]). Exercises a triangular loop bound, scalar arguments (a row offset and a float scale), a loop
      * inside the kernel, inout ordering of the accumulation, and one scope per output block.
      */
-    static Program prefixBlocks(double s) {
+    public static Program prefixBlocks(double s) {
         KernelBuilder zk = KernelBuilder.kernel("zero");
         KTensor zy = zk.output("y", FP32, 2);
         KTile zt = zk.tile("t", FP32, 64, 64);

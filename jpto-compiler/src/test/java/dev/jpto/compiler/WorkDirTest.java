@@ -3,6 +3,7 @@ package dev.jpto.compiler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.workdir.ManifestDescriptor;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
@@ -55,7 +56,7 @@ class WorkDirTest {
             try (Arena arena = Arena.ofShared()) {
                 Map<String, Tensor> a = args(arena, program, 11);
                 Map<String, Tensor> b = args(arena, program, 11);
-                Compiler.compileInMemory(program).run(a);
+                Runner.run(Compiler.compileInMemory(program), a);
                 Runner.executeCompiled(dir, b);
                 for (var out : program.outputs()) {
                     assertThat(b.get(out.name()).toDoubleArray()).as(program.name() + " " + out.name())

@@ -1,5 +1,6 @@
 package dev.jpto.models;
 
+import dev.jpto.compiler.launch.DryRun;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramSpec;
 
@@ -7,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.jpto.compiler.Compiler;
-import dev.jpto.compiler.DryRun;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.plan.RingNeed;

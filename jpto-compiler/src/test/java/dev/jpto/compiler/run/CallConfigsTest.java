@@ -139,7 +139,7 @@ class CallConfigsTest {
             }
         }
         assertThat(offenders).isEmpty();
-        assertThat(Files.readString(main.resolve("dev/jpto/compiler/Dispatch.java")))
+        assertThat(Files.readString(main.resolve("dev/jpto/compiler/launch/Dispatch.java")))
                 .contains("CallConfigs.from(config)").doesNotContain("new CallConfig(");
     }
 }

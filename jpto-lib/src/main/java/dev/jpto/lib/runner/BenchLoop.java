@@ -1,11 +1,11 @@
 package dev.jpto.lib.runner;
 
-import dev.jpto.compiler.BenchmarkResult;
-import dev.jpto.compiler.ChipWorker;
 import dev.jpto.compiler.CompiledL3Program;
-import dev.jpto.compiler.DistributedWorker;
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.l3.L3Report;
+import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.launch.ChipWorker;
+import dev.jpto.compiler.launch.DistributedWorker;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.RunReport;
@@ -16,7 +16,7 @@ import java.util.Map;
  * Benchmark rounds with progress: one warm-up run, then {@code rounds} timed runs on one {@link ChipWorker},
  * every one with the run's RunConfig (ring sizing, platform and device included: a benchmark that sized only the
  * correctness run would move a deadlock, not remove it). Timing per round is the chip's elapsed time, as in
- * {@code dev.jpto.compiler.Benchmark}, which offers no per-round callback for a progress bar.
+ * {@code dev.jpto.compiler.launch.Benchmark}, which offers no per-round callback for a progress bar.
  */
 public final class BenchLoop {
     /** Untimed rounds before the timed ones. */

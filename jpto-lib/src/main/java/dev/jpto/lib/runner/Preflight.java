@@ -1,7 +1,7 @@
 package dev.jpto.lib.runner;
 
-import dev.jpto.compiler.DistributedRunner;
 import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.compiler.launch.DistributedRunner;
 import dev.jpto.compiler.run.RunConfig;
 import java.nio.file.Path;
 import java.util.ArrayList;

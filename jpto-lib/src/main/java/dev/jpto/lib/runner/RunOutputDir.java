@@ -1,6 +1,6 @@
 package dev.jpto.lib.runner;
 
-import dev.jpto.compiler.CompiledL3Program;
+import dev.jpto.compiler.launch.DistributedRunner;
 import dev.jpto.runtime.chip.DfxOutputs;
 import dev.jpto.runtime.io.AtomicFile;
 import dev.jpto.runtime.io.DirLock;
@@ -74,7 +74,7 @@ public final class RunOutputDir {
                 Files.deleteIfExists(dir.resolve(TensorMeta.FILE));
             }
             DfxOutputs.remove(dir);
-            CompiledL3Program.removeDfxOutputs(dir);
+            DistributedRunner.removeDfxOutputs(dir);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove an earlier run's files from the output dir " + dir + ": "
                     + e.getMessage(), e);
@@ -85,7 +85,7 @@ public final class RunOutputDir {
     private static boolean isRunName(String name) {
         return name.equals(WORK_DIR) || TENSOR_DIRS.contains(name) || name.equals(TensorMeta.FILE)
                 || DfxOutputs.isOutputName(name)
-                || CompiledL3Program.isDfxOutputName(name) || name.equals(DirLock.FILE_NAME)
+                || DistributedRunner.isDfxOutputName(name) || name.equals(DirLock.FILE_NAME)
                 || AtomicFile.isTempName(name);
     }
 }

@@ -1,6 +1,5 @@
 package dev.jpto.lib.runner;
 
-import dev.jpto.compiler.BenchmarkResult;
 import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.CompileOptions;
 import dev.jpto.compiler.CompiledProgram;
@@ -8,6 +7,9 @@ import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.l3.L3Report;
+import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.launch.DistributedRunner;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.registry.BuiltInOverflows;
@@ -61,7 +63,7 @@ sealed interface RunTarget {
 
         @Override
         public Ran run(Map<String, Tensor> args, RunConfig config) {
-            return new Ran(program.run(args, config), Optional.empty());
+            return new Ran(Runner.run(program, args, config), Optional.empty());
         }
 
         @Override
@@ -82,7 +84,7 @@ sealed interface RunTarget {
 
         @Override
         public Ran run(Map<String, Tensor> args, RunConfig config) {
-            L3Report r = program.run(args, config, chips);
+            L3Report r = DistributedRunner.run(program, args, config, chips);
             return new Ran(r.aggregate(), Optional.of(r));
         }
 

@@ -1,10 +1,10 @@
 package dev.jpto.tools.fuzz;
 
-import dev.jpto.compiler.ChipWorker;
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.TensorDecl;
+import dev.jpto.compiler.launch.ChipWorker;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.CallConfigs;
 import dev.jpto.compiler.run.RunConfig;

@@ -14,6 +14,7 @@ import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.ProgramBuilder;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.isa.Tensor;
 import java.lang.foreign.Arena;
 import java.util.Map;
@@ -60,7 +61,7 @@ class ReferenceExecutorTest {
                 assertThat(z[i]).isEqualTo(4 * x[i]);
             }
             Map<String, Tensor> chip = FuzzInputs.create(arena, p, 5);
-            Compiler.compileInMemory(p).run(chip);
+            Runner.run(Compiler.compileInMemory(p), chip);
             assertThat(chip.get("z").toDoubleArray()).containsExactly(z);
         }
     }

@@ -2,6 +2,7 @@ package dev.jpto.models.dsv4.kernels;
 
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.Compiler;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.models.dsv4.Dsv4Faults;
@@ -40,7 +41,7 @@ record Dsv4KernelRun(Map<String, Tensor> actual, Dsv4GoldenResult golden, RunRep
             }
         }
         CompiledProgram compiled = Compiler.compileInMemory(Dsv4Kernels.build(prog, preset, faults));
-        RunReport report = compiled.run(args, cfg);
+        RunReport report = Runner.run(compiled, args, cfg);
         List<String> failures = new ArrayList<>();
         int nt = preset.numTokens();
         double[] thr = Dsv4Validation.xOutThresholds(prog, preset.startPos());

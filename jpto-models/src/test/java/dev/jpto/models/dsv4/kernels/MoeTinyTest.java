@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.Compiler;
-import dev.jpto.compiler.DryRun;
+import dev.jpto.compiler.launch.DryRun;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.compare.CompareContext;
@@ -42,7 +43,7 @@ class MoeTinyTest {
             MoeGolden.standalone(tiny, args, expected);
 
             CompiledProgram compiled = Compiler.compileInMemory(Dsv4MoeKernels.standalone(tiny));
-            RunReport report = compiled.run(args, RunConfig.defaults());
+            RunReport report = Runner.run(compiled, args, RunConfig.defaults());
             CompareContext ctx = new CompareContext(Map.of(), Map.of(), args);
             CompareResult r = MoePrograms.xNextComparator(tiny).compare(args.get("x_next"), expected, ctx);
             System.out.println("dsv4.moe tiny: " + r.description() + "; rings " + report.rings());

@@ -1,5 +1,6 @@
-package dev.jpto.compiler;
+package dev.jpto.compiler.launch;
 
+import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.RunReport;
@@ -31,6 +32,6 @@ public final class DependencyCapture {
     }
 
     public static RunReport capture(CompiledProgram program, Map<String, Tensor> args, RunConfig config) {
-        return program.run(args, captureConfig(program, config));
+        return Runner.run(program, args, captureConfig(program, config));
     }
 }

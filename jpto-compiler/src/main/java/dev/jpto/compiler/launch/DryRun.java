@@ -1,5 +1,6 @@
-package dev.jpto.compiler;
+package dev.jpto.compiler.launch;
 
+import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.exec.EmptyKernels;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.run.RunConfig;
@@ -15,7 +16,7 @@ import java.util.Map;
  * every kernel body is empty ({@link EmptyKernels}). The arguments are placeholders in lazily committed memory
  * that nothing reads or writes, so a program with GiB of inputs costs only its ring bookkeeping. The report's
  * high-water marks are the runtime's own; the outputs are meaningless, which is why no normal run surface
- * ({@code jpto run}, {@link CompiledProgram#run}, a RunConfig key) can reach this mode.
+ * ({@code jpto run}, {@link Runner#run}, a RunConfig key) can reach this mode.
  *
  * <p>Ring sizing, {@code auto} resolution, errors (HEAP_RING_DEADLOCK and the others, with the plan's advice) and
  * DFX outputs are those of a normal run on the chip {@code config} names. Scheduling differs in one way: an empty

@@ -1,5 +1,7 @@
-package dev.jpto.compiler;
+package dev.jpto.compiler.launch;
 
+import dev.jpto.compiler.CompiledL3Program;
+import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.l3.ChipCall;
 import dev.jpto.compiler.l3.HostView;
 import dev.jpto.compiler.l3.L3Program;

@@ -1,5 +1,7 @@
-package dev.jpto.compiler;
+package dev.jpto.compiler.launch;
 
+import dev.jpto.compiler.CompiledL3Program;
+import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.run.RunConfig;
@@ -8,6 +10,8 @@ import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.RunReport;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +63,11 @@ public final class DistributedRunner {
         return run(CompiledL3Program.compile(program), args, config, chips);
     }
 
+    /** Runs {@code program} on its default number of chips ({@link L3Program#chips()}). */
+    public static L3Report run(CompiledL3Program program, Map<String, Tensor> args, RunConfig config) {
+        return run(program, args, config, program.program().chips());
+    }
+
     /**
      * Runs {@code program} once on {@code chips} chips: {@code args} holds one tensor per host input and output
      * (outputs are written in place); scratch tensors are allocated for the run.
@@ -76,6 +85,19 @@ public final class DistributedRunner {
         try (DistributedWorker worker = DistributedWorker.open(config, chips)) {
             return worker.run(program, args, config);
         }
+    }
+
+    /**
+     * Removes the DFX outputs an L3 run wrote under {@code prefix} (one directory per device and call), and only
+     * them, so that a reused output dir holds one run's diagnostics.
+     */
+    public static void removeDfxOutputs(Path prefix) throws IOException {
+        L3Execution.removeDfxOutputs(prefix);
+    }
+
+    /** Whether {@code name}, directly under {@code output_prefix}, is a directory of an L3 run's DFX outputs. */
+    public static boolean isDfxOutputName(String name) {
+        return L3Execution.isDeviceDir(name);
     }
 
     /**

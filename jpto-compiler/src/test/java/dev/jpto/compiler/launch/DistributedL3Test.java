@@ -1,5 +1,11 @@
-package dev.jpto.compiler;
+package dev.jpto.compiler.launch;
 
+import dev.jpto.compiler.CompiledL3Program;
+import dev.jpto.compiler.CompiledProgram;
+import dev.jpto.compiler.Compiler;
+import dev.jpto.compiler.Tensors;
+import dev.jpto.compiler.TestPrograms;
+import dev.jpto.compiler.WorkDirException;
 import static dev.jpto.isa.DType.FP32;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -71,7 +77,7 @@ class DistributedL3Test {
             for (Map.Entry<String, HostView> e : call.bindings().entrySet()) {
                 a.put(e.getKey(), HostViews.view(host.get(e.getValue().tensor().name()), e.getValue()));
             }
-            Compiler.compileInMemory(call.program()).run(a);
+            Runner.run(Compiler.compileInMemory(call.program()), a);
         }
     }
 
@@ -214,7 +220,7 @@ class DistributedL3Test {
             Map<String, Tensor> expected = args(arena);
             sequential(splitMatmul(2), expected, arena);
             Map<String, Tensor> actual = args(arena);
-            loaded.run(actual, RunConfig.defaults(), 1);
+            DistributedRunner.run(loaded, actual, RunConfig.defaults(), 1);
             assertThat(actual.get("c").toDoubleArray()).containsExactly(expected.get("c").toDoubleArray());
         }
         assertThatThrownBy(() -> Runner.executeCompiled(dir, Map.of())).isInstanceOf(WorkDirException.class)

@@ -1,4 +1,4 @@
-package dev.jpto.compiler;
+package dev.jpto.compiler.launch;
 
 import dev.jpto.runtime.RunReport;
 

@@ -1,5 +1,6 @@
-package dev.jpto.compiler;
+package dev.jpto.compiler.launch;
 
+import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.exec.KernelInvoker;
 import dev.jpto.compiler.exec.ProgramInterpreter;
 import dev.jpto.compiler.run.AutoRings;
@@ -46,7 +47,7 @@ final class Dispatch {
     }
 
     static RunReport run(Chip chip, CompiledProgram program, Map<String, Tensor> args, CallConfig call) {
-        return run(chip, program, args, call, program.kernels());
+        return run(chip, program, args, call, ProgramEngines.of(program));
     }
 
     /** Runs with {@code kernels} as every task's body: the program's engines, or {@link DryRun}'s empty ones. */
@@ -62,7 +63,7 @@ final class Dispatch {
 
     /** Opens the chip, runs once, closes it. */
     static RunReport runOnce(CompiledProgram program, Map<String, Tensor> args, RunConfig config) {
-        return runOnce(program, args, config, program.kernels());
+        return runOnce(program, args, config, ProgramEngines.of(program));
     }
 
     /** Opens the chip, runs once with {@code kernels} as the task bodies, closes it. */
