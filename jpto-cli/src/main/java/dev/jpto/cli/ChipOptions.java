@@ -50,6 +50,7 @@ final class ChipOptions {
 
     /** Every DFX output a report draws from: scope statistics, swimlane, dependency graph, PMU counters. */
     void enableForReport() {
+        runtimeCfg.putIfAbsent("enable_chip_swimlane", "4"); // with submit times: when each task became ready
         scopeStats = true;
         swimlane = true;
         depGen = true;
