@@ -22,7 +22,7 @@ import picocli.CommandLine.Command;
         subcommands = {CommandLine.HelpCommand.class, ListCommand.class, RunCommand.class, CompileCommand.class,
                 ExecCommand.class, PlanCommand.class, BenchCommand.class, FuzzCommand.class,
                 NewCommand.class, SweepCommand.class, CompletionCommand.class, ReportCommand.class,
-                AnalyzeCommand.class})
+                AnalyzeCommand.class, DumpCommand.class})
 public final class JptoCommand implements Callable<Integer> {
     /** Exit code for bad flags, values or configuration. */
     public static final int EXIT_USAGE = 2;
