@@ -157,10 +157,8 @@ final class RunCommand implements Callable<Integer> {
         return result.passed() ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
     }
 
-    /** A bar on a terminal, plain lines otherwise (a pipe, a log file, a test). */
+    /** A bar on a terminal, plain lines otherwise (a pipe, a log file, CI, a test). */
     private Progress progress() {
-        java.io.Console console = System.console();
-        boolean terminal = top.out == System.out && console != null && console.isTerminal();
-        return terminal ? new TerminalProgress(top.out) : Progress.lines(top.out);
+        return TerminalProgress.forTerminal(top.out, top.env);
     }
 }
