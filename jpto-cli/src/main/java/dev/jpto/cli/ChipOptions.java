@@ -48,6 +48,15 @@ final class ChipOptions {
     @Option(names = "--verbose", description = "show stack traces of errors")
     boolean verbose;
 
+    /** Every DFX output a report draws from: scope statistics, swimlane, dependency graph, PMU counters. */
+    void enableForReport() {
+        runtimeCfg.putIfAbsent("enable_chip_swimlane", "4"); // with submit times: when each task became ready
+        scopeStats = true;
+        swimlane = true;
+        depGen = true;
+        pmu = true;
+    }
+
     /**
      * The runtime_cfg entries these options stand for: the --runtime-cfg map plus the DFX switches, with
      * {@code output_prefix} set to {@code outputDir} when a DFX output is on (by a switch or a --runtime-cfg entry)

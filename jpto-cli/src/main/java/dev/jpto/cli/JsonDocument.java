@@ -61,6 +61,11 @@ final class JsonDocument {
         });
     }
 
+    /** Writes the document to {@code file} (atomically: a reader never sees half of it). */
+    void write(java.nio.file.Path file) throws java.io.IOException {
+        dev.jpto.runtime.io.AtomicFile.writeString(file, JSON.writeValueAsString(root) + "\n");
+    }
+
     void print(PrintStream out) {
         try {
             out.println(JSON.writeValueAsString(root));

@@ -72,6 +72,11 @@ final class RunCommand implements Callable<Integer> {
             + "stage lines; the exit code is the same")
     boolean json;
 
+    @Option(names = "--report", description = "also write DIR/report.html (see 'jpto report') and DIR/run.json (the "
+            + "--json document) into --output-dir DIR, after a failed run too; turns on scope statistics, the chip "
+            + "swimlane, the dependency graph and PMU counters")
+    boolean report;
+
     @Override
     public Integer call() {
         JsonDocument doc = new JsonDocument("run");
@@ -81,6 +86,12 @@ final class RunCommand implements Callable<Integer> {
             checkBenchRounds(benchRounds);
             if (saveTensors && outputDir == null) {
                 throw new UsageException("--save-tensors writes files: give --output-dir DIR");
+            }
+            if (report) {
+                if (outputDir == null) {
+                    throw new UsageException("--report writes DIR/report.html: give --output-dir DIR");
+                }
+                chip.enableForReport();
             }
             ProgramSpec spec = program.spec(top, human);
             RunSpec run = RunSpec.defaults(human).withPlatform(chip.platform, chip.device).withSeed(seed)
@@ -98,7 +109,7 @@ final class RunCommand implements Callable<Integer> {
                 run = run.withReuse(reuse);
             }
             Map<String, String> cfg = chip.runtimeCfg(Optional.ofNullable(outputDir));
-            if (json) {
+            if (json || report) {
                 RunJson.describe(doc.root(), spec, run, cfg);
             }
             RunResult result;
@@ -115,11 +126,24 @@ final class RunCommand implements Callable<Integer> {
             RunJson.result(doc.root(), result);
             return exitCode(result);
         }, doc::failed);
+        doc.root().put("passed", code == ExitCodes.PASS);
+        if (report && doc.root().has("program") && code != ExitCodes.USAGE && code != ExitCodes.INTERRUPTED) {
+            code = writeReport(doc, human, code);
+        }
         if (json) {
-            doc.root().put("passed", code == ExitCodes.PASS);
             doc.print(top.out);
         }
         return code;
+    }
+
+    /** run.json and report.html of a run that ran (passed, failed or stopped); a report that fails is exit 2. */
+    private int writeReport(JsonDocument doc, PrintStream human, int runCode) {
+        int code = Outcome.of("run --report", top.err, chip.verbose, () -> {
+            doc.write(outputDir.resolve(dev.jpto.lib.runner.RunOutputDir.RUN_JSON));
+            ReportCommand.printWritten(human, dev.jpto.cli.report.ReportPage.write(outputDir));
+            return runCode;
+        });
+        return code == runCode ? runCode : ExitCodes.USAGE;
     }
 
     /** {@code --bench ROUNDS} of run and exec: 0 (none) or more. */
@@ -133,10 +157,8 @@ final class RunCommand implements Callable<Integer> {
         return result.passed() ? ExitCodes.PASS : ExitCodes.VALIDATION_FAIL;
     }
 
-    /** A bar on a terminal, plain lines otherwise (a pipe, a log file, a test). */
+    /** A bar on a terminal, plain lines otherwise (a pipe, a log file, CI, a test). */
     private Progress progress() {
-        java.io.Console console = System.console();
-        boolean terminal = top.out == System.out && console != null && console.isTerminal();
-        return terminal ? new TerminalProgress(top.out) : Progress.lines(top.out);
+        return TerminalProgress.forTerminal(top.out, top.env);
     }
 }

@@ -3,66 +3,155 @@ package dev.jpto.cli;
 import dev.jpto.lib.runner.Progress;
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
- * On a terminal: the running stage ({@code [RUN] compute golden …}) until its own line replaces it, and a bar for
- * counted steps, redrawn in place with {@code \r} at most every 100 ms and on the last step.
+ * On a terminal: the running stage ({@code [RUN] compute golden … 12s}) until its own line replaces it, and a bar
+ * for counted steps with an ETA, redrawn in place with {@code \r} at most every 100 ms and on the last step. With a
+ * ticker, the line is also redrawn every half second so that the elapsed time moves during a long stage. The bar is
+ * coloured only when asked ({@link #forTerminal}: a terminal without NO_COLOR).
  */
 final class TerminalProgress implements Progress {
     private static final int WIDTH = 30;
     private static final long REDRAW_NANOS = 100_000_000L;
+    private static final long TICK_MILLIS = 500;
+    private static final String CYAN = "\u001b[36m";
+    private static final String RESET = "\u001b[0m";
 
     private final PrintStream out;
+    private final boolean colour;
+    private final boolean tick;
+    private final LongSupplier clock;
     private String label = "";
-    private int total;
+    private int total = -1; // -1: a stage without counted steps
+    private int done;
+    private long started;
     private long lastDraw;
-    private boolean drawn;
+    private int drawnWidth;
+    private ScheduledExecutorService ticker;
 
     TerminalProgress(PrintStream out) {
+        this(out, false, false, System::nanoTime);
+    }
+
+    TerminalProgress(PrintStream out, boolean colour, boolean tick, LongSupplier clock) {
         this.out = out;
+        this.colour = colour;
+        this.tick = tick;
+        this.clock = clock;
+    }
+
+    /**
+     * The progress for a command printing to {@code out}: this bar when {@code out} is the terminal (a console that is
+     * a terminal, and not CI), coloured unless NO_COLOR is set; plain lines otherwise (a pipe, a log file, a test).
+     */
+    static Progress forTerminal(PrintStream out, Map<String, String> env) {
+        java.io.Console console = System.console();
+        boolean terminal = out == System.out && console != null && console.isTerminal() && !env.containsKey("CI");
+        if (!terminal) {
+            return Progress.lines(out);
+        }
+        boolean colour = env.getOrDefault("NO_COLOR", "").isEmpty() && !"dumb".equals(env.get("TERM"));
+        return new TerminalProgress(out, colour, true, System::nanoTime);
     }
 
     @Override
-    public void stage(String name) {
+    public synchronized void stage(String name) {
         label = name;
-        out.print("\r[RUN] " + name + " …");
-        out.flush();
-        drawn = true;
+        total = -1;
+        started = clock.getAsLong();
+        draw();
+        startTicker();
     }
 
     @Override
-    public void begin(String l, int t) {
+    public synchronized void begin(String l, int t) {
         label = l;
         total = t;
-        lastDraw = 0;
-        drawn = false;
-        draw(0);
+        done = 0;
+        started = clock.getAsLong();
+        draw();
+        startTicker();
     }
 
     @Override
-    public void advance(int done) {
-        long now = System.nanoTime();
-        if (done == total || now - lastDraw >= REDRAW_NANOS) {
-            draw(done);
+    public synchronized void advance(int d) {
+        done = d;
+        if (d == total || clock.getAsLong() - lastDraw >= REDRAW_NANOS) {
+            draw();
         }
     }
 
     @Override
     public void end() {
-        if (drawn) {
-            // clear the bar so the next [RUN] line starts on a clean line
-            out.print("\r" + " ".repeat(WIDTH + label.length() + 32) + "\r");
-            out.flush();
-            drawn = false;
+        ScheduledExecutorService t;
+        synchronized (this) {
+            t = ticker;
+            ticker = null;
+        }
+        if (t != null) {
+            t.shutdownNow();
+            try {
+                t.awaitTermination(1, TimeUnit.SECONDS); // bounded: a redraw in flight finishes in microseconds
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            if (drawnWidth > 0) {
+                // clear the line so the next [RUN] line starts on a clean line
+                out.print("\r" + " ".repeat(drawnWidth) + "\r");
+                out.flush();
+                drawnWidth = 0;
+            }
         }
     }
 
-    private void draw(int done) {
-        int filled = total == 0 ? WIDTH : (int) ((long) WIDTH * done / total);
-        out.print(String.format(Locale.ROOT, "\r[RUN] %s [%s%s] %d/%d", label, "#".repeat(filled),
-                ".".repeat(WIDTH - filled), done, total));
+    private void startTicker() {
+        if (tick && ticker == null) {
+            ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread th = new Thread(r, "jpto-progress");
+                th.setDaemon(true);
+                return th;
+            });
+            ticker.scheduleAtFixedRate(this::redraw, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private synchronized void redraw() {
+        if (drawnWidth > 0) {
+            draw();
+        }
+    }
+
+    private void draw() {
+        long now = clock.getAsLong();
+        double elapsed = (now - started) / 1e9;
+        String line;
+        if (total < 0) {
+            line = "[RUN] " + label + " …" + (elapsed >= 1 ? " " + time(elapsed) : "");
+        } else {
+            int filled = total == 0 ? WIDTH : (int) ((long) WIDTH * done / total);
+            String bar = "#".repeat(filled);
+            String eta = done > 0 && done < total ? " ETA " + time(elapsed / done * (total - done)) : "";
+            line = String.format(Locale.ROOT, "[RUN] %s [%s%s] %d/%d%s", label, colour ? CYAN + bar + RESET : bar,
+                    ".".repeat(WIDTH - filled), done, total, eta);
+        }
+        int visible = line.length() - (colour && total >= 0 ? CYAN.length() + RESET.length() : 0);
+        // pad over a longer line drawn before, so that no characters of it stay behind
+        out.print("\r" + line + " ".repeat(Math.max(0, drawnWidth - visible)));
         out.flush();
-        lastDraw = System.nanoTime();
-        drawn = true;
+        drawnWidth = Math.max(drawnWidth, visible);
+        lastDraw = now;
+    }
+
+    /** {@code 45s}, {@code 3m05s}. */
+    static String time(double seconds) {
+        long s = Math.round(seconds);
+        return s < 60 ? s + "s" : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
     }
 }

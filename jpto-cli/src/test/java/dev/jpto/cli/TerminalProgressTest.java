@@ -34,4 +34,54 @@ class TerminalProgressTest {
         p.end();
         assertThat(buf.toString(StandardCharsets.UTF_8)).isEqualTo(all);
     }
+
+    @Test
+    void theBarShowsAnEtaFromTheStepsSoFarAndColourOnlyWhenAsked() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        long[] now = {0};
+        TerminalProgress p = new TerminalProgress(new PrintStream(buf, true, StandardCharsets.UTF_8), true, false,
+                () -> now[0]);
+        p.begin("benchmark round", 10);
+        now[0] = 8_000_000_000L; // 2 rounds in 8 s: 8 more take 32 s
+        p.advance(2);
+        assertThat(buf.toString(StandardCharsets.UTF_8))
+                .endsWith("\r[RUN] benchmark round [\u001b[36m" + "#".repeat(6) + "\u001b[0m" + ".".repeat(24)
+                        + "] 2/10 ETA 32s");
+        now[0] = 40_000_000_000L;
+        p.advance(10);
+        assertThat(buf.toString(StandardCharsets.UTF_8)).endsWith("] 10/10" + " ".repeat(7)); // over " ETA 32s"
+        p.end();
+
+        ByteArrayOutputStream plain = new ByteArrayOutputStream();
+        TerminalProgress q = new TerminalProgress(new PrintStream(plain, true, StandardCharsets.UTF_8), false, false,
+                () -> now[0]);
+        q.begin("benchmark round", 200);
+        now[0] += 90_000_000_000L; // 1 round in 90 s: 199 more take 5h
+        q.advance(1);
+        assertThat(plain.toString(StandardCharsets.UTF_8)).doesNotContain("\u001b").endsWith("] 1/200 ETA 298m30s");
+    }
+
+    @Test
+    void aLongStageShowsItsElapsedTimeWhenRedrawn() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        long[] now = {0};
+        TerminalProgress p = new TerminalProgress(new PrintStream(buf, true, StandardCharsets.UTF_8), false, false,
+                () -> now[0]);
+        p.stage("generate inputs");
+        now[0] = 37_400_000_000L;
+        p.stage("compute golden"); // a shorter line pads over the longer one before it
+        now[0] += 2_000_000_000L;
+        p.advance(0); // no counted steps: a redraw like the ticker's
+        assertThat(buf.toString(StandardCharsets.UTF_8)).startsWith("\r[RUN] generate inputs …\r[RUN] compute golden …")
+                .endsWith("\r[RUN] compute golden … 2s");
+    }
+
+    @Test
+    void anythingButTheTerminalGetsPlainLines() {
+        PrintStream notTheTerminal = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+        assertThat(TerminalProgress.forTerminal(notTheTerminal, java.util.Map.of()))
+                .isNotInstanceOf(TerminalProgress.class);
+        assertThat(TerminalProgress.forTerminal(System.out, java.util.Map.of("CI", "true")))
+                .isNotInstanceOf(TerminalProgress.class);
+    }
 }

@@ -26,6 +26,10 @@ public final class RunOutputDir {
     static final String OUTPUTS = "outputs";
     static final String GOLDEN = "golden";
     private static final Set<String> TENSOR_DIRS = Set.of(INPUTS, OUTPUTS, GOLDEN);
+    /** {@code jpto run --report}'s summary of the run (its --json document) and the page made from it. */
+    public static final String RUN_JSON = "run.json";
+    public static final String REPORT = "report.html";
+    private static final Set<String> REPORT_FILES = Set.of(RUN_JSON, REPORT);
 
     private RunOutputDir() {
     }
@@ -70,8 +74,10 @@ public final class RunOutputDir {
                 OwnedFiles.deleteDir(dir, tensors, d -> OwnedFiles.deleteFiles(d, n -> n.endsWith(".npy")));
             }
             // a regular file or a link (the link itself); never a directory a user put there under that name
-            if (!Files.isDirectory(dir.resolve(TensorMeta.FILE), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                Files.deleteIfExists(dir.resolve(TensorMeta.FILE));
+            for (String file : java.util.List.of(TensorMeta.FILE, RUN_JSON, REPORT)) { // regular files or links
+                if (!Files.isDirectory(dir.resolve(file), java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(dir.resolve(file));
+                }
             }
             DfxOutputs.remove(dir);
             DistributedRunner.removeDfxOutputs(dir);
@@ -84,6 +90,7 @@ public final class RunOutputDir {
     /** A name a run writes directly in its output dir. */
     private static boolean isRunName(String name) {
         return name.equals(WORK_DIR) || TENSOR_DIRS.contains(name) || name.equals(TensorMeta.FILE)
+                || REPORT_FILES.contains(name)
                 || DfxOutputs.isOutputName(name)
                 || DistributedRunner.isDfxOutputName(name) || name.equals(DirLock.FILE_NAME)
                 || AtomicFile.isTempName(name);
