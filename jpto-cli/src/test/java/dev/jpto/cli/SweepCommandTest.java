@@ -72,4 +72,42 @@ class SweepCommandTest {
         assertThat(err()).isEqualTo("jpto sweep: --max-parallel must be >= 1: --max-parallel 0 (try "
                 + dev.jpto.sweep.Sweep.defaultParallel() + ")" + System.lineSeparator());
     }
+
+    @Test
+    void clusterOptionsAreCheckedBeforeAnyMemberStartsAndAreExit2() throws IOException {
+        Path file = Files.writeString(tmp.resolve("s.yaml"), "programs: [basic.matmul]\n");
+        Path secret = Files.writeString(tmp.resolve("secret"), "0123456789abcdef0123456789abcdef");
+        java.nio.file.Files.setPosixFilePermissions(secret,
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        Path open = Files.writeString(tmp.resolve("open-secret"), "0123456789abcdef0123456789abcdef");
+        java.nio.file.Files.setPosixFilePermissions(open,
+                java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        String out = tmp.resolve("o").toString();
+        Map<List<String>, String> cases = Map.of(
+                List.of("sweep", file.toString(), "--out", out, "--join", "127.0.0.1:5701"),
+                "jpto sweep: jpto sweep --join needs --secret-file FILE",
+                List.of("sweep", file.toString(), "--out", out, "--secret-file", secret.toString()),
+                "jpto sweep: --bind, --cluster-name and --secret-file go with --join HOST:PORT[,...]",
+                List.of("sweep", file.toString(), "--out", out, "--join", "127.0.0.1:5701", "--secret-file",
+                        open.toString()),
+                "jpto sweep: --secret-file " + open + ": readable by other users; allow only its owner",
+                List.of("sweep", file.toString(), "--out", out, "--join", "10.0.0.5:http", "--secret-file",
+                        secret.toString()),
+                "jpto sweep: --join '10.0.0.5:http': the port must be a number from 1 to 65535",
+                List.of("sweep", file.toString(), "--out", out, "--join", "127.0.0.1", "--secret-file",
+                        secret.toString(), "--max-parallel", "2"),
+                "jpto sweep: --max-parallel has no effect with --join",
+                List.of("worker", "--slots", "0", "--secret-file", secret.toString()),
+                "jpto worker: --slots must be >= 1: --slots 0",
+                List.of("worker", "--secret-file", tmp.resolve("none").toString()),
+                "jpto worker: --secret-file " + tmp.resolve("none") + ": no such file",
+                List.of("worker", "--cluster-name", "a b", "--secret-file", secret.toString()),
+                "jpto worker: --cluster-name 'a b': use 1 to 64 letters");
+        cases.forEach((args, message) -> {
+            assertThat(jpto(args.toArray(String[]::new))).as(String.join(" ", args) + "\n" + err())
+                    .isEqualTo(ExitCodes.USAGE);
+            assertThat(err()).as(String.join(" ", args)).startsWith(message).doesNotContain("\tat ");
+        });
+        assertThat(tmp.resolve("o").resolve("results.jsonl")).doesNotExist();
+    }
 }
