@@ -9,13 +9,13 @@ import picocli.CommandLine.Option;
 
 /** The options naming a sweep cluster, shared by {@code jpto worker} and {@code jpto sweep --join}. */
 final class ClusterOptions {
-    @Option(names = "--join", paramLabel = "HOST:PORT[,...]", split = ",",
+    @Option(names = "--join", paramLabel = "HOST:PORT", split = ",",
             description = "members of the cluster to join (a missing port is 5701)")
     List<String> join = new ArrayList<>();
 
     @Option(names = "--bind", paramLabel = "ADDR[:PORT]",
-            description = "the address to listen on (default 127.0.0.1, port 5701 or the next free one); other "
-                    + "hosts can reach a member only when this is an address of theirs' network")
+            description = "the address to listen on (default 127.0.0.1, port 5701 or the next free one); give "
+                    + "one the other hosts can reach to work across hosts")
     String bind;
 
     @Option(names = "--cluster-name", paramLabel = "NAME", defaultValue = "jpto",

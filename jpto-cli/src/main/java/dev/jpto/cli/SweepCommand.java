@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code jpto sweep FILE}: a sweep file's cases on an embedded Hazelcast member or a cluster's (docs/sweeps.md). */
 @Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        subcommands = SweepCompareCommand.class,
         description = {"Run every case of a sweep file (programs × presets × runtime_cfg × platforms × seeds) "
                 + "on an embedded cluster member bound to loopback, or with --join on the workers of a cluster "
                 + "('jpto worker'); a re-run with the same --out resumes.",
@@ -26,7 +27,8 @@ final class SweepCommand implements Callable<Integer> {
     @Spec
     CommandSpec commandSpec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the sweep file (YAML or JSON)")
+    // optional for picocli, so that 'jpto sweep compare' needs none; call() requires it
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "the sweep file (YAML or JSON)")
     Path file;
 
     @Option(names = "--out", paramLabel = "DIR",
@@ -51,6 +53,10 @@ final class SweepCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("sweep", top.err, verbose, () -> {
+            if (file == null) {
+                throw new UsageException("missing FILE: 'jpto sweep FILE [options]' runs a sweep file, "
+                        + "'jpto sweep compare OLD NEW' compares two sweeps");
+            }
             if (caseTimeoutSeconds < 1) {
                 throw new UsageException("--case-timeout must be >= 1 second: --case-timeout " + caseTimeoutSeconds
                         + " (try 3600)");

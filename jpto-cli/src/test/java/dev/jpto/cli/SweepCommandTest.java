@@ -110,4 +110,28 @@ class SweepCommandTest {
         });
         assertThat(tmp.resolve("o").resolve("results.jsonl")).doesNotExist();
     }
+
+    @Test
+    void compareListsAStatusChangeWithExit1AndIsExit0OnTheSameRunAnd2WithoutResults() throws IOException {
+        String line = "{\"case_id\":\"c1\",\"program\":\"basic.matmul\",\"preset\":\"tiny\","
+                + "\"runtime_cfg\":{\"ring_heap\":\"1024\"},\"platform\":\"a2a3sim\",\"seed\":0,"
+                + "\"observed\":\"%s\",\"stage_millis\":{\"runtime\":5},\"effective_us\":-1.0}%n";
+        Path before = Files.createDirectories(tmp.resolve("old"));
+        Files.writeString(before.resolve("results.jsonl"), line.formatted("PASS"));
+        Path after = Files.createDirectories(tmp.resolve("new"));
+        Files.writeString(after.resolve("results.jsonl"), line.formatted("HEAP_RING_DEADLOCK"));
+
+        assertThat(jpto("sweep", "compare", before.toString(), after.toString())).as(err()).isEqualTo(1);
+        assertThat(outBuf.toString(StandardCharsets.UTF_8)).contains("[COMPARE] STATUS basic.matmul/tiny "
+                + "ring_heap=1024 a2a3sim seed=0: PASS -> HEAP_RING_DEADLOCK", "1 status change(s), 0 slower by "
+                + "more than 10%");
+        assertThat(jpto("sweep", "compare", "--threshold", "5", after.toString(), after.toString())).as(err())
+                .isZero();
+        assertThat(jpto("sweep", "compare", before.toString(), tmp.resolve("none").toString()))
+                .isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).isEqualTo("jpto sweep compare: NEW " + tmp.resolve("none") + ": no such file or "
+                + "directory" + System.lineSeparator());
+        assertThat(jpto("sweep")).isEqualTo(ExitCodes.USAGE);
+        assertThat(err()).startsWith("jpto sweep: missing FILE: ");
+    }
 }
