@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
         description = "Write, run, size, debug and benchmark tile programs on a simulated AI-accelerator chip.",
         subcommands = {CommandLine.HelpCommand.class, ListCommand.class, RunCommand.class, CompileCommand.class,
                 ExecCommand.class, PlanCommand.class, BenchCommand.class, FuzzCommand.class,
-                NewCommand.class, SweepCommand.class, CompletionCommand.class, ReportCommand.class,
+                NewCommand.class, SweepCommand.class, WorkerCommand.class, CompletionCommand.class, ReportCommand.class,
                 AnalyzeCommand.class, DumpCommand.class})
 public final class JptoCommand implements Callable<Integer> {
     /** Exit code for bad flags, values or configuration. */

@@ -6,16 +6,19 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
-/** {@code jpto sweep FILE}: a sweep file's cases on an embedded Hazelcast member (docs/sweeps.md). */
+/** {@code jpto sweep FILE}: a sweep file's cases on an embedded Hazelcast member or a cluster's (docs/sweeps.md). */
 @Command(name = "sweep", mixinStandardHelpOptions = true, sortOptions = false,
+        subcommands = SweepCompareCommand.class,
         description = {"Run every case of a sweep file (programs × presets × runtime_cfg × platforms × seeds) "
-                + "on an embedded cluster member bound to loopback; a re-run with the same --out resumes.",
+                + "on an embedded cluster member bound to loopback, or with --join on the workers of a cluster "
+                + "('jpto worker'); a re-run with the same --out resumes.",
             "Exit 0 every case as expected, 1 any not, 2 bad sweep file or options, 3 a result never came."})
 final class SweepCommand implements Callable<Integer> {
     @ParentCommand
@@ -24,7 +27,8 @@ final class SweepCommand implements Callable<Integer> {
     @Spec
     CommandSpec commandSpec;
 
-    @Parameters(index = "0", paramLabel = "FILE", description = "the sweep file (YAML or JSON)")
+    // optional for picocli, so that 'jpto sweep compare' needs none; call() requires it
+    @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "the sweep file (YAML or JSON)")
     Path file;
 
     @Option(names = "--out", paramLabel = "DIR",
@@ -40,19 +44,26 @@ final class SweepCommand implements Callable<Integer> {
             description = "give up when no case finishes for this long (default ${DEFAULT-VALUE})")
     long caseTimeoutSeconds;
 
+    @Mixin
+    ClusterOptions cluster;
+
     @Option(names = "--verbose", description = "show stack traces of errors")
     boolean verbose;
 
     @Override
     public Integer call() {
         return Outcome.of("sweep", top.err, verbose, () -> {
+            if (file == null) {
+                throw new UsageException("missing FILE: 'jpto sweep FILE [options]' runs a sweep file, "
+                        + "'jpto sweep compare OLD NEW' compares two sweeps");
+            }
             if (caseTimeoutSeconds < 1) {
                 throw new UsageException("--case-timeout must be >= 1 second: --case-timeout " + caseTimeoutSeconds
                         + " (try 3600)");
             }
             Path dir = out != null ? out : Path.of(stem(file) + "-results");
             Sweep sweep = new Sweep(top.out, maxParallel == null ? Sweep.defaultParallel() : maxParallel,
-                    Duration.ofSeconds(caseTimeoutSeconds), top.env);
+                    Duration.ofSeconds(caseTimeoutSeconds), top.env, joined());
             dev.jpto.lib.runner.OutputDir.requireWritable("--out", dir);
             return OutputDirLock.holding(dir, "--out", commandSpec, () -> {
                 try {
@@ -64,6 +75,21 @@ final class SweepCommand implements Callable<Integer> {
                 }
             });
         });
+    }
+
+    /** The cluster of --join and its options, or null for an embedded member. */
+    private dev.jpto.sweep.ClusterSpec joined() {
+        if (!cluster.given()) {
+            return null;
+        }
+        if (cluster.join.isEmpty()) {
+            throw new UsageException("--bind, --cluster-name and --secret-file go with --join HOST:PORT[,...]: the "
+                    + "cluster to submit to (without --join the sweep runs on a member of its own)");
+        }
+        if (maxParallel != null) {
+            throw new UsageException("--max-parallel has no effect with --join: each worker runs its --slots");
+        }
+        return cluster.spec("jpto sweep --join");
     }
 
     private static String stem(Path file) {

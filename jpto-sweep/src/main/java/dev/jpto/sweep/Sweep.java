@@ -91,8 +91,6 @@ public record Sweep(PrintStream out, int maxParallel, Duration caseTimeout, Map<
     }
 
     static String label(CaseResult r) {
-        StringBuilder b = new StringBuilder(r.program()).append('/').append(r.preset());
-        r.runtimeCfg().forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
-        return b.append(' ').append(r.platform()).append(" seed=").append(r.seed()).toString();
+        return SweepCase.label(r.program(), r.preset(), r.runtimeCfg(), r.platform(), r.seed());
     }
 }

@@ -42,6 +42,11 @@ public record SweepCase(String program, String name, String preset, Map<String, 
 
     /** {@code basic.matmul/tiny ring_heap=1024 a2a3sim seed=0}: the case for a person. */
     public String label() {
+        return label(name, preset, runtimeCfg, platform, seed);
+    }
+
+    /** The label of a case from its parts (as a result or a results.jsonl line carries them). */
+    static String label(String name, String preset, Map<String, String> runtimeCfg, String platform, long seed) {
         StringBuilder b = new StringBuilder(name).append('/').append(preset);
         runtimeCfg.forEach((k, v) -> b.append(' ').append(k).append('=').append(v));
         return b.append(' ').append(platform).append(" seed=").append(seed).toString();

@@ -93,6 +93,14 @@ class EmbeddedSweepTest {
         String summary = Files.readString(out.resolve("summary.md"));
         assertThat(summary).contains("## basic.vector_add", "## basic.matmul", "| HEAP_RING_DEADLOCK | "
                 + "HEAP_RING_DEADLOCK | 3 |");
+        String html = Files.readString(out.resolve("summary.html"));
+        long used = matmul.get("heap_high_water").get(0).asLong();
+        assertThat(html).startsWith("<!DOCTYPE html>").contains("<h2>basic.matmul</h2>", "<h2>basic.vector_add</h2>",
+                        "<p>4 case(s): 4 as expected, 0 unexpected, 0 not run.</p>",
+                        "<td class=\"status\">HEAP_RING_DEADLOCK</td><td>HEAP_RING_DEADLOCK</td><td class=\"num\">3",
+                        used + " / " + (64L << 20) + " (" + Math.round(100.0 * used / (64L << 20)) + "%)")
+                .doesNotContain("<script", "http:", "https:", "src=", "<link"); // nothing to fetch
+        assertThat(html.split("<tr class=\"ok\">", -1)).hasSize(5);
 
         log.reset();
         assertThat(sweep(file, out)).as(log()).isZero();
