@@ -273,6 +273,28 @@ class LaunchSemanticsTest {
     }
 
     @Test
+    void deviceEstimateRunsTheBlocksOnTheirOwnCoresAndFollowsExplicitDeps() {
+        long oneUs = 1850; // a2a3: 1850 MHz; submit 0.874 µs, dispatch 0.3 µs, completion 0.6 µs (docs/device-model.md)
+        TaskBody costing = ctx -> ctx.recordDeviceCost(oneUs, 0);
+        // 48 blocks on the 48 vector cores at once: submitted 0.874, start 1.174, end 2.174, done 2.774
+        RunReport spmd = chip.run(orch -> orch.submit(Launch.blocks(48), "spmd", CoreType.AIV, costing),
+                CallConfig.defaults());
+        assertThat(spmd.deviceMicros()).hasValueCloseTo(2.774, org.assertj.core.api.Assertions.within(1e-6));
+        // 49 blocks: the last one waits for a core (ends 2.174, next starts 2.474, ends 3.474, done 4.074)
+        RunReport more = chip.run(orch -> orch.submit(Launch.blocks(49), "spmd", CoreType.AIV, costing),
+                CallConfig.defaults());
+        assertThat(more.deviceMicros()).hasValueCloseTo(4.074, org.assertj.core.api.Assertions.within(1e-6));
+        // an explicit dependency orders two tasks that share no tensor: b ready at 2.774, ends 4.074 + ... = 5.674
+        RunReport chain = chip.run(orch -> {
+            try (Scope m = orch.manualScope()) {
+                long a = orch.submit("a", CoreType.AIV, costing);
+                orch.submit(Launch.after(a), "b", CoreType.AIV, ctx -> ctx.recordDeviceCost(2 * oneUs, 0));
+            }
+        }, CallConfig.defaults());
+        assertThat(chain.deviceMicros()).hasValueCloseTo(5.674, org.assertj.core.api.Assertions.within(1e-6));
+    }
+
+    @Test
     void launchRejectsAZeroBlockCount() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Launch.blocks(0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("block_num must be >= 1, got 0");

@@ -18,6 +18,11 @@ import java.util.Random;
  * write-after-write through INOUT; an element read with INPUT is never written again (write-after-read is
  * not tracked by the TensorMap, as on the device), OUTPUT_EXISTING writes only never-touched elements, and a
  * heap output is only used while its producer's scope is open.
+ *
+ * <p>Some scopes are manual: their tasks name their producers explicitly (every earlier task that touched a buffer
+ * they use), and a later auto-scope task names the manual-scope tasks that touched its buffers (their writes are not
+ * in the TensorMap). Some tasks run several blocks, some are mixed (AIC + AIV lanes); such a task writes at most one
+ * argument, each block and lane its own elements, from a hash of its scalars only.
  */
 final class RandomProgram {
     static final long M = 1_000_003;
@@ -26,8 +31,19 @@ final class RandomProgram {
 
     sealed interface Ev {}
     record Open() implements Ev {}
+    record OpenManual() implements Ev {}
     record Close() implements Ev {}
-    record Task(int index, CoreType type, List<ArgSpec> args) implements Ev {}
+    /**
+     * @param blocks    block count (1: one block)
+     * @param mixedMask active lanes of a mixed task (bit 0 AIC, 1 AIV0, 2 AIV1), 0 for a plain task
+     * @param deps      indices of the tasks it names as explicit dependencies
+     */
+    record Task(int index, CoreType type, List<ArgSpec> args, int blocks, int mixedMask, List<Integer> deps)
+            implements Ev {
+        boolean partitioned() {
+            return blocks > 1 || mixedMask != 0;
+        }
+    }
 
     sealed interface ArgSpec {}
     /** A box of host buffer {@code buf} (or, if {@code producer ≥ 0}, of that task's output {@code outArg}). */
@@ -98,18 +114,25 @@ final class RandomProgram {
         Map<Long, Buf> heap = new HashMap<>(); // key: task << 8 | arg
         List<Long> heapKeys = new ArrayList<>();
         List<Ev> ev = new ArrayList<>();
+        // per buffer (host index, or a heap output's key + 1000): the tasks that touched it; and the manual ones
+        Map<Long, List<Integer>> touched = new HashMap<>();
+        List<Integer> manualTasks = new ArrayList<>();
+        Deque<Boolean> manual = new ArrayDeque<>();
         int depth = 0;
         int tasks = 0;
         int target = 1 + rnd.nextInt(maxTasks);
         while (tasks < target) {
             int pick = rnd.nextInt(10);
             if ((pick == 0 || depth == 0 && pick < 6) && depth < 5) {
-                ev.add(new Open());
+                boolean m = manual.contains(true) || rnd.nextInt(4) == 0; // no auto scope inside a manual one
+                ev.add(m ? new OpenManual() : new Open());
+                manual.push(m);
                 depth++;
                 continue;
             }
             if (pick == 1 && depth > 0) {
                 ev.add(new Close());
+                manual.pop();
                 final int closed = depth;
                 heapKeys.removeIf(k -> heap.get(k).scopeLevel >= closed);
                 depth--;
@@ -177,9 +200,37 @@ final class RandomProgram {
                     }
                 });
             }
+            long written = args.stream().filter(a -> a instanceof Out || a instanceof Slice sl
+                    && (sl.dir() == Direction.INOUT || sl.dir() == Direction.OUTPUT_EXISTING)).count();
+            int blocks = written <= 1 && rnd.nextInt(4) == 0 ? 2 + rnd.nextInt(3) : 1;
+            int mixedMask = written <= 1 && rnd.nextInt(6) == 0 ? (rnd.nextBoolean() ? 7 : 6) : 0;
+            boolean inManual = manual.contains(true);
             // Apply state changes only after the whole task is chosen (checks see the state before it).
             for (int rep = 0; rep < repeat; rep++) {
-                ev.add(new Task(tasks++, rnd.nextBoolean() ? CoreType.AIC : CoreType.AIV, List.copyOf(args)));
+                List<Long> keys = new ArrayList<>();
+                for (int a = 0; a < args.size(); a++) {
+                    if (args.get(a) instanceof Slice sl && sl.dir() != Direction.NO_DEP) {
+                        keys.add(sl.producer() >= 0 ? 1000 + (((long) sl.producer() << 8) | sl.outArg()) : sl.buf());
+                    } else if (args.get(a) instanceof Out) {
+                        keys.add(1000 + (((long) tasks << 8) | a));
+                    }
+                }
+                java.util.TreeSet<Integer> deps = new java.util.TreeSet<>();
+                for (long k : keys) {
+                    for (int earlier : touched.getOrDefault(k, List.of())) {
+                        if (inManual || manualTasks.contains(earlier)) {
+                            deps.add(earlier);
+                        }
+                    }
+                }
+                for (long k : keys) {
+                    touched.computeIfAbsent(k, x -> new ArrayList<>()).add(tasks);
+                }
+                if (inManual) {
+                    manualTasks.add(tasks);
+                }
+                ev.add(new Task(tasks++, rnd.nextBoolean() ? CoreType.AIC : CoreType.AIV, List.copyOf(args), blocks,
+                        mixedMask, List.copyOf(deps)));
                 if (rep == 0) {
                     after.forEach(Runnable::run);
                 }
@@ -194,6 +245,9 @@ final class RandomProgram {
     // ---- the kernel both executors run ------------------------------------------------------------------
 
     static TaskBody body(Task t) {
+        if (t.partitioned()) {
+            return partBody(t);
+        }
         return ctx -> {
             long h = t.index() + 1;
             for (int i = 0; i < t.args().size(); i++) {
@@ -231,6 +285,42 @@ final class RandomProgram {
         };
     }
 
+    /**
+     * A block or lane of a partitioned task: part {@code block × lanes + lane} of {@code blocks × lanes} writes the
+     * elements {@code k ≡ part} of its one written argument, from a hash of the task index and its scalars.
+     */
+    private static TaskBody partBody(Task t) {
+        return ctx -> {
+            int lanes = t.mixedMask() == 0 ? 1 : Integer.bitCount(t.mixedMask());
+            int lane = 0;
+            if (t.mixedMask() != 0) {
+                int bit = ctx.coreType() == CoreType.AIC ? 0 : 1 + ctx.subBlockIndex();
+                lane = Integer.bitCount(t.mixedMask() & ((1 << bit) - 1));
+            }
+            int parts = t.blocks() * lanes;
+            int part = ctx.blockIndex() * lanes + lane;
+            long h = t.index() + 1;
+            for (int i = 0; i < t.args().size(); i++) {
+                if (t.args().get(i) instanceof Scal) {
+                    h = (h * 31 + (long) ctx.scalar(i)) % M;
+                }
+            }
+            for (int i = 0; i < t.args().size(); i++) {
+                ArgSpec a = t.args().get(i);
+                boolean out = a instanceof Out;
+                boolean existing = a instanceof Slice s && s.dir() == Direction.OUTPUT_EXISTING;
+                boolean inout = a instanceof Slice s && s.dir() == Direction.INOUT;
+                if (!out && !existing && !inout) {
+                    continue;
+                }
+                Tensor x = ctx.tensor(i);
+                for (long k = part; k < x.numel(); k += parts) {
+                    x.setDouble(k, out ? (h + k) % M : existing ? (h + 7 * k) % M : ((long) x.getDouble(k) + h + k) % M);
+                }
+            }
+        };
+    }
+
     static Tensor[] hostBuffers(Arena arena, int n, long seed) {
         Tensor[] t = new Tensor[n];
         Random r = new Random(seed ^ 0x5EED);
@@ -252,6 +342,7 @@ final class RandomProgram {
             for (Ev e : events) {
                 switch (e) {
                     case Open o -> scopes.push(orch.scope());
+                    case OpenManual o -> scopes.push(orch.manualScope());
                     case Close c -> scopes.pop().close();
                     case Task t -> {
                         Arg[] args = new Arg[t.args().size()];
@@ -266,7 +357,14 @@ final class RandomProgram {
                                 }
                             };
                         }
-                        ids.put(t.index(), orch.submit("k" + t.index(), t.type(), body(t), args));
+                        long[] deps = t.deps().stream().mapToLong(ids::get).toArray();
+                        Launch launch = new Launch(t.blocks(), false, deps);
+                        TaskBody b = body(t);
+                        int m = t.mixedMask();
+                        ids.put(t.index(), m != 0
+                                ? orch.submitMixed(launch, new MixedKernels("k" + t.index(), (m & 1) != 0 ? b : null,
+                                        (m & 2) != 0 ? b : null, (m & 4) != 0 ? b : null), args)
+                                : orch.submit(launch, "k" + t.index(), t.type(), b, args));
                     }
                 }
             }
@@ -296,15 +394,29 @@ final class RandomProgram {
                     }
                 }
             }
-            body(t).execute(new TaskContext() {
-                public Tensor tensor(int i) { return ts[i]; }
-                public double scalar(int i) { return sc[i]; }
-                public int argCount() { return ts.length; }
-                public long taskId() { return t.index(); }
-                public String kernelName() { return "k" + t.index(); }
-                public CoreType coreType() { return t.type(); }
-                public int coreId() { return 0; }
-            });
+            int mask = t.mixedMask() == 0 ? 1 : t.mixedMask();
+            for (int block = 0; block < t.blocks(); block++) { // blocks in order, each block's lanes in lane order
+                for (int bit = 0; bit < 3; bit++) {
+                    if ((mask & 1 << bit) == 0) {
+                        continue;
+                    }
+                    final int b = block;
+                    final CoreType type = t.mixedMask() == 0 ? t.type() : bit == 0 ? CoreType.AIC : CoreType.AIV;
+                    final int sub = Math.max(0, bit - 1);
+                    body(t).execute(new TaskContext() {
+                        public Tensor tensor(int i) { return ts[i]; }
+                        public double scalar(int i) { return sc[i]; }
+                        public int argCount() { return ts.length; }
+                        public long taskId() { return t.index(); }
+                        public String kernelName() { return "k" + t.index(); }
+                        public CoreType coreType() { return type; }
+                        public int coreId() { return 0; }
+                        public int blockIndex() { return b; }
+                        public int blockNum() { return t.blocks(); }
+                        public int subBlockIndex() { return sub; }
+                    });
+                }
+            }
         }
     }
 

@@ -17,6 +17,10 @@ import java.util.function.Consumer;
  * Loop variables are {@link Affine} handles: {@code i.times(64).plus(j)}.
  */
 public final class Orch {
+    /** In an index argument of a multi-block submit: the block's index, in [0, block_num). */
+    public static final Affine BLOCK_IDX = Affine.var(Stmt.Submit.BLOCK_IDX);
+    /** In an index argument of a submit: its block count. */
+    public static final Affine BLOCK_NUM = Affine.var(Stmt.Submit.BLOCK_NUM);
     private final ProgramBuilder program;
     private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
 
@@ -73,8 +77,25 @@ public final class Orch {
         add(new Stmt.Scope(stmts), line);
     }
 
+    /**
+     * A manual scope around {@code body}: its tasks get no dependency from their tensor arguments, only the
+     * labelled submits they name in {@link SubmitOptions#after}. An auto {@link #scope} may not open inside it.
+     */
+    public void manualScope(Runnable body) {
+        SourceLine line = SourceLine.ofCaller();
+        blocks.push(new ArrayList<>());
+        body.run();
+        List<Stmt> stmts = blocks.pop();
+        add(new Stmt.Scope(stmts, dev.jpto.runtime.ScopeKind.MANUAL), line);
+    }
+
     /** Submits a task running {@code kernel}; arguments follow the kernel's parameters (tensors, then scalars). */
     public void submit(KernelRef kernel, TaskArg... args) {
+        submit(SubmitOptions.NONE, kernel, args);
+    }
+
+    /** Submits a task with a block count, a label and explicit dependencies ({@link SubmitOptions}). */
+    public void submit(SubmitOptions options, KernelRef kernel, TaskArg... args) {
         if (kernel.owner() != program) {
             throw new IllegalArgumentException("kernel " + kernel.name() + " was registered with another program; "
                     + "register it with this program's kernel(...)");
@@ -83,7 +104,7 @@ public final class Orch {
         for (TaskArg a : args) {
             list.add(a.arg());
         }
-        add(new Stmt.Submit(kernel.name(), kernel.coreType(), list), SourceLine.ofCaller());
+        add(options.submit(kernel.name(), kernel.coreType(), list), SourceLine.ofCaller());
     }
 
     private void add(Stmt stmt, SourceLine line) {

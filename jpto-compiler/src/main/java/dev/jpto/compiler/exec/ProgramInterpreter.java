@@ -9,11 +9,16 @@ import dev.jpto.compiler.ir.TensorExpr;
 import dev.jpto.isa.Tensor;
 import dev.jpto.isa.kernel.Kernel;
 import dev.jpto.runtime.Arg;
+import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Direction;
+import dev.jpto.runtime.Launch;
 import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Orchestrator;
+import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.Scope;
+import dev.jpto.runtime.ScopeKind;
 import dev.jpto.runtime.TaskBody;
+import dev.jpto.runtime.TaskContext;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,6 +36,8 @@ public final class ProgramInterpreter implements Orchestration {
     private final Map<String, Long> vars = new HashMap<>();
     private final Map<String, TensorDecl> allocs = new HashMap<>();
     private final boolean computes;
+    /** Per submit label: the id of the latest task that submit produced. */
+    private final Map<String, Long> labelled = new HashMap<>();
 
     /** {@code args}: one tensor per program input and output, already checked against the signature. */
     public ProgramInterpreter(Program program, Map<String, Tensor> args, KernelInvoker invoker) {
@@ -54,7 +61,7 @@ public final class ProgramInterpreter implements Orchestration {
             switch (s) {
                 case Stmt.For f -> loop(orch, f);
                 case Stmt.Scope sc -> {
-                    try (Scope _ = orch.scope()) {
+                    try (Scope _ = sc.kind() == ScopeKind.MANUAL ? orch.manualScope() : orch.scope()) {
                         block(orch, sc.body());
                     }
                 }
@@ -113,15 +120,117 @@ public final class ProgramInterpreter implements Orchestration {
                     yield Arg.output(decl.dtype(), decl.shape());
                 }
                 case SubmitArg.TensorArg ta -> new Arg.TensorArg(resolve(ta.tensor()), ta.direction());
-                case SubmitArg.IndexArg ia -> Arg.scalar(ia.value().eval(vars));
+                case SubmitArg.IndexArg ia -> Arg.scalar(usesBlock(ia.value()) ? 0 : ia.value().eval(vars));
                 case SubmitArg.FloatArg fa -> Arg.scalar(fa.value());
             };
         }
-        long task = orch.submit(sub.kernel(), sub.coreType(), bodies.get(sub.kernel()), args);
+        long[] deps = new long[sub.after().size()];
+        for (int i = 0; i < deps.length; i++) {
+            deps[i] = labelled.get(sub.after().get(i));
+        }
+        long task = orch.submit(new Launch(sub.blockNum(), false, deps), sub.kernel(), sub.coreType(),
+                blockBody(sub, bodies.get(sub.kernel())), args);
+        if (sub.label() != null) {
+            labelled.put(sub.label(), task);
+        }
         for (int i = 0; i < produced.length; i++) {
             if (produced[i] != null) {
                 tensors.put(produced[i], orch.output(task, i));
             }
+        }
+    }
+
+    private static boolean usesBlock(Affine a) {
+        return a.terms().stream().anyMatch(t -> t.var().equals(Stmt.Submit.BLOCK_IDX)
+                || t.var().equals(Stmt.Submit.BLOCK_NUM));
+    }
+
+    /**
+     * The kernel body of a submit whose index arguments use the block variables: each block sees them evaluated
+     * with its own index (the loop variables as they were at submit). Other submits run the kernel's body as is.
+     */
+    private TaskBody blockBody(Stmt.Submit sub, TaskBody body) {
+        List<SubmitArg> list = sub.args();
+        Map<Integer, Affine> perBlock = new HashMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            if (list.get(i) instanceof SubmitArg.IndexArg ia && usesBlock(ia.value())) {
+                perBlock.put(i, ia.value());
+            }
+        }
+        if (perBlock.isEmpty()) {
+            return body;
+        }
+        Map<String, Long> at = new HashMap<>(vars);
+        return task -> {
+            Map<String, Long> env = new HashMap<>(at);
+            env.put(Stmt.Submit.BLOCK_IDX, (long) task.blockIndex());
+            env.put(Stmt.Submit.BLOCK_NUM, (long) task.blockNum());
+            body.execute(new BlockContext(task, perBlock, env));
+        };
+    }
+
+    /** A task context whose block-dependent index arguments are evaluated for this block. */
+    private record BlockContext(TaskContext task, Map<Integer, Affine> perBlock, Map<String, Long> env)
+            implements TaskContext {
+        @Override
+        public Tensor tensor(int argIndex) {
+            return task.tensor(argIndex);
+        }
+
+        @Override
+        public double scalar(int argIndex) {
+            Affine a = perBlock.get(argIndex);
+            return a != null ? a.eval(env) : task.scalar(argIndex);
+        }
+
+        @Override
+        public int argCount() {
+            return task.argCount();
+        }
+
+        @Override
+        public long taskId() {
+            return task.taskId();
+        }
+
+        @Override
+        public String kernelName() {
+            return task.kernelName();
+        }
+
+        @Override
+        public CoreType coreType() {
+            return task.coreType();
+        }
+
+        @Override
+        public int coreId() {
+            return task.coreId();
+        }
+
+        @Override
+        public int blockIndex() {
+            return task.blockIndex();
+        }
+
+        @Override
+        public int blockNum() {
+            return task.blockNum();
+        }
+
+        @Override
+        public void recordWork(long flops, long bytesRead, long bytesWritten) {
+            task.recordWork(flops, bytesRead, bytesWritten);
+        }
+
+        @Override
+        public void recordDeviceCost(long cycles, long gmBytes) {
+            task.recordDeviceCost(cycles, gmBytes);
+        }
+
+        @Override
+        public Platform platform() {
+            return task.platform();
         }
     }
 

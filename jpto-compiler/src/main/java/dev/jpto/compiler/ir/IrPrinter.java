@@ -52,7 +52,8 @@ public final class IrPrinter {
                     body(sb, f.body(), indent + "  ");
                 }
                 case Stmt.Scope sc -> {
-                    sb.append(indent).append("scope\n");
+                    sb.append(indent).append(sc.kind() == dev.jpto.runtime.ScopeKind.MANUAL ? "manual scope\n"
+                            : "scope\n");
                     body(sb, sc.body(), indent + "  ");
                 }
                 case Stmt.Alloc a -> sb.append(indent).append("alloc ").append(a.tensor()).append('\n');
@@ -66,7 +67,17 @@ public final class IrPrinter {
                         sb.append(sep).append(a);
                         sep = ", ";
                     }
-                    sb.append(")\n");
+                    sb.append(')');
+                    if (sub.blockNum() != 1) {
+                        sb.append(" blocks ").append(sub.blockNum());
+                    }
+                    if (sub.label() != null) {
+                        sb.append(" as ").append(sub.label());
+                    }
+                    if (!sub.after().isEmpty()) {
+                        sb.append(" after ").append(String.join(", ", sub.after()));
+                    }
+                    sb.append('\n');
                 }
             }
         }

@@ -40,7 +40,7 @@ public final class Passes {
                 case Stmt.Scope sc -> {
                     List<Stmt> inner = drop(sc.body());
                     if (submits(inner)) {
-                        out.add(new Stmt.Scope(inner));
+                        out.add(sc.withBody(inner));
                     }
                 }
                 case Stmt.Alloc a -> out.add(a);

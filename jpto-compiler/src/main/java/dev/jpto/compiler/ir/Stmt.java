@@ -1,7 +1,9 @@
 package dev.jpto.compiler.ir;
 
 import dev.jpto.runtime.CoreType;
+import dev.jpto.runtime.ScopeKind;
 import java.util.List;
+import java.util.Objects;
 
 /** An orchestration statement. The orchestration body is a list of these, run by one orchestrator thread. */
 public sealed interface Stmt {
@@ -12,10 +14,23 @@ public sealed interface Stmt {
         }
     }
 
-    /** A runtime scope: tasks submitted inside are retired from their ring when it closes. */
-    record Scope(List<Stmt> body) implements Stmt {
+    /**
+     * A runtime scope: tasks submitted inside are retired from their ring when it closes. In a MANUAL scope tasks
+     * depend only on the submits they name in {@link Submit#after}; no auto scope may open inside one.
+     */
+    record Scope(List<Stmt> body, ScopeKind kind) implements Stmt {
         public Scope {
             body = List.copyOf(body);
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        public Scope(List<Stmt> body) {
+            this(body, ScopeKind.AUTO);
+        }
+
+        /** This scope, of the same kind, around {@code newBody}. */
+        public Scope withBody(List<Stmt> newBody) {
+            return new Scope(newBody, kind);
         }
     }
 
@@ -35,10 +50,31 @@ public sealed interface Stmt {
     record Read(String var, TensorExpr element, long max) implements Stmt {
     }
 
-    /** Submits one task running {@code kernel} on a core of type {@code coreType}. */
-    record Submit(String kernel, CoreType coreType, List<SubmitArg> args) implements Stmt {
+    /**
+     * Submits one task running {@code kernel} on a core of type {@code coreType}, as {@code blockNum} blocks (an
+     * SPMD task: index arguments may use {@link #BLOCK_IDX}, evaluated per block, and {@link #BLOCK_NUM}). A
+     * {@code label} (or null) names the task for later submits' {@code after} lists: explicit dependencies on the
+     * latest task each named submit produced.
+     */
+    record Submit(String kernel, CoreType coreType, List<SubmitArg> args, int blockNum, String label,
+                  List<String> after) implements Stmt {
+        /** The index variable that is the block's index in [0, blockNum) inside a submit's index arguments. */
+        public static final String BLOCK_IDX = "block_idx";
+        /** The index variable that is the submit's block count. */
+        public static final String BLOCK_NUM = "block_num";
+
         public Submit {
             args = List.copyOf(args);
+            after = List.copyOf(after);
+        }
+
+        public Submit(String kernel, CoreType coreType, List<SubmitArg> args) {
+            this(kernel, coreType, args, 1, null, List.of());
+        }
+
+        /** This submit (same kernel, blocks, label and dependencies) with {@code newArgs}. */
+        public Submit withArgs(List<SubmitArg> newArgs) {
+            return new Submit(kernel, coreType, newArgs, blockNum, label, after);
         }
     }
 }

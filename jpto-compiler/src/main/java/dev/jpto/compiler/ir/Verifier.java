@@ -72,6 +72,10 @@ public final class Verifier {
     private final Set<String> coreTypeFindings = new HashSet<>();
     private int loopDepth;
     private int submitCount;
+    /** Labels of the submits met so far in program order (an {@code after} may name only these), and where. */
+    private final Map<String, Integer> labels = new LinkedHashMap<>();
+    /** Open manual scopes around the statement being checked. */
+    private int manualDepth;
 
     private Verifier(Program program, Function<Object, String> sourceLine) {
         this.program = program;
@@ -233,8 +237,15 @@ public final class Verifier {
         switch (s) {
             case Stmt.For f -> loop(f);
             case Stmt.Scope sc -> {
-                path.addLast("scope" + at(sc));
+                boolean manual = sc.kind() == dev.jpto.runtime.ScopeKind.MANUAL;
+                path.addLast((manual ? "manual scope" : "scope") + at(sc));
+                if (!manual && manualDepth > 0) {
+                    error("an auto scope cannot open inside a manual scope (the runtime fails with code 5); make it"
+                            + " manual too, or close the manual scope first");
+                }
+                manualDepth += manual ? 1 : 0;
                 block(sc.body());
+                manualDepth -= manual ? 1 : 0;
                 path.removeLast();
             }
             case Stmt.Alloc a -> {
@@ -353,6 +364,7 @@ public final class Verifier {
                 return;
             }
             submittedKernels.add(k.name());
+            launch(sub);
             String coreFinding = CoreTypeRule.violation(k, sub.coreType());
             if (coreFinding != null && coreTypeFindings.add(k.name() + "/" + sub.coreType())) {
                 error(coreFinding);
@@ -386,7 +398,7 @@ public final class Verifier {
                             error(label + " is a scalar but kernel parameter " + i + " is tensor '"
                                     + k.tensors().get(i).name() + "' (" + signature(k) + ")");
                         } else {
-                            Interval r = range(ia.value(), label);
+                            Interval r = blockRange(sub, ia.value(), label);
                             scalars[i - nTensors] = r == null ? null : new KernelAccessCheck.Range(r.lo(), r.hi());
                         }
                     }
@@ -408,6 +420,47 @@ public final class Verifier {
             }
         } finally {
             path.removeLast();
+        }
+    }
+
+    /** The block count, the label and the {@code after} list of a submit. */
+    private void launch(Stmt.Submit sub) {
+        if (sub.blockNum() < 1) {
+            error("block_num must be >= 1, got " + sub.blockNum());
+        }
+        for (String dep : sub.after()) {
+            if (!labels.containsKey(dep)) {
+                error("after names '" + dep + "', which no earlier submit is labelled"
+                        + (labels.isEmpty() ? "" : " (labels so far: " + String.join(", ", labels.keySet()) + ")"));
+            }
+        }
+        if (sub.label() != null) {
+            if (!IDENTIFIER.matcher(sub.label()).matches()) {
+                error("label '" + sub.label() + "' must be an identifier");
+            }
+            Integer earlier = labels.putIfAbsent(sub.label(), submitCount);
+            if (earlier != null) {
+                error("label '" + sub.label() + "' is already used by submit #" + earlier + "; labels are unique");
+            }
+        }
+    }
+
+    /** {@link #range} with the submit's block variables in scope: block_idx in [0, blockNum), block_num itself. */
+    private Interval blockRange(Stmt.Submit sub, Affine e, String what) {
+        boolean shadowed = vars.containsKey(Stmt.Submit.BLOCK_IDX) || vars.containsKey(Stmt.Submit.BLOCK_NUM);
+        if (shadowed) {
+            error("a loop or read variable named " + Stmt.Submit.BLOCK_IDX + " or " + Stmt.Submit.BLOCK_NUM
+                    + " hides the block variables of this submit; rename it");
+            return null;
+        }
+        int n = Math.max(1, sub.blockNum());
+        vars.put(Stmt.Submit.BLOCK_IDX, new Interval(0, n - 1));
+        vars.put(Stmt.Submit.BLOCK_NUM, new Interval(n, n));
+        try {
+            return range(e, what);
+        } finally {
+            vars.remove(Stmt.Submit.BLOCK_IDX);
+            vars.remove(Stmt.Submit.BLOCK_NUM);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.jpto.compiler.ir.TensorExpr;
 import dev.jpto.runtime.Direction;
 import dev.jpto.runtime.chip.HeapLayout;
 import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.ScopeKind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -20,16 +21,19 @@ import java.util.Set;
  * Runs a program's orchestration without kernels, the way {@code ProgramInterpreter} drives the runtime: loops
  * evaluated, scopes opened and closed (ring = min(depth, 3), the root scope is depth 0), intermediates bound to
  * the task that produced them, and per submit the packed heap bytes, the dependency edges (creator edges and
- * TensorMap lookups) and the oldest still-pinned task of its ring.
+ * TensorMap lookups, and explicit ones; a manual scope has only the explicit ones) and the oldest still-pinned task
+ * of its ring. An SPMD submit is one task, whatever its block count.
  */
 final class OrchestrationTracer {
     /** An open scope: its depth and the local id of its first task on its ring (−1 while it has none). */
     private static final class OpenScope {
         final int ring;
+        final boolean manual;
         int first = -1;
 
-        OpenScope(int depth) {
+        OpenScope(int depth, boolean manual) {
             this.ring = Math.min(depth, RuntimeEnv.RINGS - 1);
+            this.manual = manual;
         }
     }
 
@@ -46,6 +50,8 @@ final class OrchestrationTracer {
     private final Map<String, long[]> io = new HashMap<>();
     private final SymbolicTensorMap tensorMap = new SymbolicTensorMap();
     private long instances;
+    /** Per submit label: the latest task it produced. */
+    private final Map<String, Long> labelled = new HashMap<>();
 
     private OrchestrationTracer(Program program) {
         this.program = program;
@@ -60,7 +66,7 @@ final class OrchestrationTracer {
     /** The per-ring traces of {@code program}'s orchestration (ring 0..3). */
     static RingTrace[] trace(Program program) {
         OrchestrationTracer t = new OrchestrationTracer(program);
-        t.scopes.add(new OpenScope(0));
+        t.scopes.add(new OpenScope(0, false));
         t.block(program.body());
         return t.rings;
     }
@@ -72,7 +78,7 @@ final class OrchestrationTracer {
             switch (s) {
                 case Stmt.For f -> loop(f);
                 case Stmt.Scope sc -> {
-                    scopes.add(new OpenScope(scopes.size()));
+                    scopes.add(new OpenScope(scopes.size(), sc.kind() == ScopeKind.MANUAL));
                     block(sc.body());
                     scopes.removeLast();
                 }
@@ -117,6 +123,15 @@ final class OrchestrationTracer {
 
         long packed = 0;
         Set<Long> producers = new LinkedHashSet<>();
+        for (String dep : sub.after()) {
+            Long p = labelled.get(dep);
+            if (p == null) {
+                throw new IllegalArgumentException("program '" + program.name() + "': task '" + sub.kernel()
+                        + "' runs after '" + dep + "', which no earlier submit is labelled; verify the program "
+                        + "before planning it");
+            }
+            producers.add(p);
+        }
         List<Region> writes = new ArrayList<>();
         List<String> produced = new ArrayList<>();
         for (SubmitArg arg : sub.args()) {
@@ -131,6 +146,9 @@ final class OrchestrationTracer {
                 packed += HeapLayout.outputBytes(Math.multiplyExact(decl.numel(), decl.dtype().byteSize()));
                 produced.add(decl.name());
                 continue;
+            }
+            if (scope.manual) {
+                continue; // no creator edge, TensorMap lookup or registration in a manual scope
             }
             Bound tmp = bound.get(expr.root());
             if (tmp != null) {
@@ -152,6 +170,9 @@ final class OrchestrationTracer {
             bound.put(name, new Bound(name + "#" + instances++, decl.shape(), self));
         }
         producers.remove(self);
+        if (sub.label() != null) {
+            labelled.put(sub.label(), self);
+        }
         if (scope.first < 0) {
             scope.first = local;
         }

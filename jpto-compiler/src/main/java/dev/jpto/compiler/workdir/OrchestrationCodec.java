@@ -12,6 +12,7 @@ import dev.jpto.compiler.ir.TensorExpr;
 import dev.jpto.isa.DType;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Direction;
+import dev.jpto.runtime.ScopeKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -21,9 +22,10 @@ import java.util.Locale;
  *
  * <pre>
  * statement  {"for": "i", "start": "0", "end": "4", "step": 1, "body": [statement...]}
- *            {"scope": [statement...]}
+ *            {"scope": [statement...], "kind": "manual"}          kind optional: "auto" (default) or "manual"
  *            {"alloc": "tmp", "dtype": "fp32", "shape": [64, 64]}
- *            {"submit": "add_tile", "core": "aiv", "args": [arg...]}
+ *            {"submit": "add_tile", "core": "aiv", "args": [arg...],
+ *             "block_num": 8, "label": "a", "after": ["b"]}    the last three optional: 1, none, []
  * arg        {"input" | "output" | "inout" | "output_existing" | "no_dep": tensor}
  *            {"index": "64*i + 3"}   {"float": 0.125}
  * tensor     "x"                                   a whole declared tensor
@@ -56,7 +58,12 @@ public final class OrchestrationCodec {
                 o.put("step", f.step());
                 o.set("body", encodeBody(f.body()));
             }
-            case Stmt.Scope sc -> o.set("scope", encodeBody(sc.body()));
+            case Stmt.Scope sc -> {
+                o.set("scope", encodeBody(sc.body()));
+                if (sc.kind() != ScopeKind.AUTO) {
+                    o.put("kind", sc.kind().text());
+                }
+            }
             case Stmt.Alloc a -> {
                 o.put("alloc", a.tensor().name());
                 o.put("dtype", a.tensor().dtype().text());
@@ -73,6 +80,16 @@ public final class OrchestrationCodec {
                 ArrayNode args = o.putArray("args");
                 for (SubmitArg a : sub.args()) {
                     args.add(encode(a));
+                }
+                if (sub.blockNum() != 1) {
+                    o.put("block_num", sub.blockNum());
+                }
+                if (sub.label() != null) {
+                    o.put("label", sub.label());
+                }
+                if (!sub.after().isEmpty()) {
+                    ArrayNode after = o.putArray("after");
+                    sub.after().forEach(after::add);
                 }
             }
         }
@@ -144,8 +161,18 @@ public final class OrchestrationCodec {
                     body(in.field("body")));
         }
         if (in.has("scope")) {
-            in.onlyFields("scope");
-            return new Stmt.Scope(body(in.field("scope")));
+            in.onlyFields("scope", "kind");
+            ScopeKind kind = ScopeKind.AUTO;
+            if (in.has("kind")) {
+                String k = in.field("kind").text();
+                kind = switch (k) {
+                    case "auto" -> ScopeKind.AUTO;
+                    case "manual" -> ScopeKind.MANUAL;
+                    default -> throw in.field("kind").error("scope kind must be \"auto\" or \"manual\", got \""
+                            + k + "\"");
+                };
+            }
+            return new Stmt.Scope(body(in.field("scope")), kind);
         }
         if (in.has("alloc")) {
             in.onlyFields("alloc", "dtype", "shape");
@@ -154,12 +181,24 @@ public final class OrchestrationCodec {
                     in.field("shape").shape(dtype)));
         }
         if (in.has("submit")) {
-            in.onlyFields("submit", "core", "args");
+            in.onlyFields("submit", "core", "args", "block_num", "label", "after");
             List<SubmitArg> args = new ArrayList<>();
             for (JsonIn a : in.field("args").array()) {
                 args.add(arg(a));
             }
-            return new Stmt.Submit(in.field("submit").text(), coreType(in.field("core")), args);
+            long blocks = in.has("block_num") ? in.field("block_num").integer() : 1;
+            if (blocks < 1 || blocks > Integer.MAX_VALUE) {
+                throw in.field("block_num").error("block_num must be an integer in [1, " + Integer.MAX_VALUE
+                        + "]: " + blocks);
+            }
+            List<String> after = new ArrayList<>();
+            if (in.has("after")) {
+                for (JsonIn a : in.field("after").array()) {
+                    after.add(a.identifier());
+                }
+            }
+            return new Stmt.Submit(in.field("submit").text(), coreType(in.field("core")), args, (int) blocks,
+                    in.has("label") ? in.field("label").identifier() : null, after);
         }
         if (in.has("read")) {
             in.onlyFields("read", "element", "max");

@@ -28,9 +28,9 @@ final class DeviceGraph {
         for (CostLog c : costs) {
             for (int k = 0; k < c.size(); k++) {
                 Integer i = index.get(c.taskId(k));
-                if (i != null) {
-                    cycles[i] = c.cycles(k);
-                    gmBytes[i] = c.gmBytes(k);
+                if (i != null) { // one entry per block and lane: a block's cycles, every block's bytes
+                    cycles[i] = Math.max(cycles[i], c.cycles(k));
+                    gmBytes[i] += c.gmBytes(k);
                 }
             }
         }
@@ -43,7 +43,8 @@ final class DeviceGraph {
                     preds.add(log.pred(i, k));
                 }
             }
-            tasks.add(new DeviceTask(log.id(i), log.kernel(i), log.coreType(i), cycles[i], gmBytes[i], preds, 1));
+            tasks.add(new DeviceTask(log.id(i), log.kernel(i), log.coreType(i), cycles[i], gmBytes[i], preds,
+                    log.blocks(i)));
         }
         return tasks;
     }

@@ -65,13 +65,22 @@ public final class DepsGraphReader {
             String type = text(depsJson, t, at + ".core_type");
             CoreType coreType;
             try {
-                coreType = CoreType.valueOf(type.toUpperCase(Locale.ROOT));
+                // a mixed task holds a cluster per block: replayed on its cube core
+                coreType = type.equals("MIX") ? CoreType.AIC : CoreType.valueOf(type.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException ex) {
                 throw new IllegalArgumentException(depsJson + ": " + at + ".core_type is '" + type
-                        + "'; allowed: AIC, AIV");
+                        + "'; allowed: AIC, AIV, MIX");
             }
+            JsonNode blockNode = t.get("block_num");
+            if (blockNode != null && (!blockNode.canConvertToInt() || !blockNode.isIntegralNumber()
+                    || blockNode.asInt() < 1)) {
+                throw new IllegalArgumentException(depsJson + ": " + at + ".block_num is " + blockNode
+                        + "; allowed: an integer >= 1 (absent: 1)");
+            }
+            int blocks = blockNode == null ? 1 : blockNode.asInt();
             TaskCost cost = costs.of(id, kernel, coreType);
-            out.add(DeviceTask.of(id, kernel, coreType, cost, List.copyOf(preds.getOrDefault(id, Set.of()))));
+            out.add(new DeviceTask(id, kernel, coreType, cost.cycles(), cost.gmBytes(),
+                    List.copyOf(preds.getOrDefault(id, Set.of())), blocks));
         }
         return out;
     }

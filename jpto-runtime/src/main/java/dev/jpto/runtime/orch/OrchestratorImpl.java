@@ -430,7 +430,7 @@ public final class OrchestratorImpl implements Orchestrator {
             ring.setLaunch(slot, launch.blockNum(), mixed == null ? 1 : mixed.lanes(), mixed);
         }
         ring.publishCurrent(local + 1);
-        submitLog.begin(raw, kernelName, coreType);
+        submitLog.begin(raw, kernelName, coreType, launch.blockNum());
         if (nOutputs > 0) {
             placeOutputs(ring, slot, raw, heapOffset, args); // entries of retired tasks were cleared by reclaim
         }

@@ -21,6 +21,7 @@ public final class SubmitLog {
     private long[] ids = new long[256];
     private String[] kernels = new String[256];
     private CoreType[] coreTypes = new CoreType[256];
+    private int[] blocks = new int[256];
     /** Task i's producers are {@code preds[predStart[i] .. predStart[i + 1])}. */
     private int[] predStart = new int[257];
     private long[] preds = new long[512];
@@ -43,17 +44,19 @@ public final class SubmitLog {
     }
 
     /** Starts task {@code id}'s record; its producers follow through {@link #read}. */
-    void begin(long id, String kernel, CoreType coreType) {
+    void begin(long id, String kernel, CoreType coreType, int blockNum) {
         if (size + 1 == ids.length) {
             int n = ids.length * 2;
             ids = Arrays.copyOf(ids, n);
             kernels = Arrays.copyOf(kernels, n);
             coreTypes = Arrays.copyOf(coreTypes, n);
+            blocks = Arrays.copyOf(blocks, n);
             predStart = Arrays.copyOf(predStart, n + 1);
         }
         ids[size] = id;
         kernels[size] = kernel;
         coreTypes[size] = coreType;
+        blocks[size] = blockNum;
         predStart[size] = predSize;
         size++;
         predStart[size] = predSize;
@@ -139,6 +142,11 @@ public final class SubmitLog {
 
     public CoreType coreType(int i) {
         return coreTypes[i];
+    }
+
+    /** Block count of task {@code i} (1 for a one-block task). */
+    public int blocks(int i) {
+        return blocks[i];
     }
 
     public int predCount(int i) {

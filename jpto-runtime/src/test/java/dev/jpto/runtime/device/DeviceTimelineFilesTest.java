@@ -117,7 +117,11 @@ class DeviceTimelineFilesTest {
                 .hasMessage(f + ": tasks[0].core_type is missing or not a string");
         Files.writeString(f, "{\"tasks\":[{\"task_id\":\"1\",\"kernel\":\"k\",\"core_type\":\"GPU\"}],\"edges\":[]}");
         assertThatThrownBy(() -> DepsGraphReader.read(f, (id, k, t) -> TaskCost.ZERO))
-                .hasMessage(f + ": tasks[0].core_type is 'GPU'; allowed: AIC, AIV");
+                .hasMessage(f + ": tasks[0].core_type is 'GPU'; allowed: AIC, AIV, MIX");
+        Files.writeString(f, "{\"tasks\":[{\"task_id\":\"1\",\"kernel\":\"k\",\"core_type\":\"AIV\",\"block_num\":0}],"
+                + "\"edges\":[]}");
+        assertThatThrownBy(() -> DepsGraphReader.read(f, (id, k, t) -> TaskCost.ZERO))
+                .hasMessage(f + ": tasks[0].block_num is 0; allowed: an integer >= 1 (absent: 1)");
         Files.writeString(f, "[]");
         assertThatThrownBy(() -> DepsGraphReader.read(f, (id, k, t) -> TaskCost.ZERO))
                 .hasMessage(f + ": 'tasks' must be an array (is this a deps.json?)");

@@ -26,7 +26,7 @@ class SubmitLogTest {
             Tensor cell = Tensor.allocate(arena, DType.INT8, 64);
             SubmitLog log = new SubmitLog();
             for (long t = 0; t < 100; t++) {
-                log.begin(t, "inc", CoreType.AIV);
+                log.begin(t, "inc", CoreType.AIV, 1);
                 log.read(cell);
                 log.write(t, cell);
             }
@@ -44,16 +44,16 @@ class SubmitLogTest {
             Tensor row0 = x.slice(new long[] {0, 0}, new long[] {1, 16});
             Tensor row1 = x.slice(new long[] {1, 0}, new long[] {1, 16});
             SubmitLog log = new SubmitLog();
-            log.begin(0, "w0", CoreType.AIV);
+            log.begin(0, "w0", CoreType.AIV, 1);
             log.write(0, row0);
-            log.begin(1, "w1", CoreType.AIV);
+            log.begin(1, "w1", CoreType.AIV, 1);
             log.write(1, row1);
-            log.begin(2, "r0", CoreType.AIV);
+            log.begin(2, "r0", CoreType.AIV, 1);
             log.read(row0);
-            log.begin(3, "all", CoreType.AIV);
+            log.begin(3, "all", CoreType.AIV, 1);
             log.read(x);
             log.write(3, x);
-            log.begin(4, "r1", CoreType.AIV);
+            log.begin(4, "r1", CoreType.AIV, 1);
             log.read(row1);
             assertThat(preds(log, 2)).containsExactly(0L);
             assertThat(preds(log, 3)).containsExactly(0L, 1L);

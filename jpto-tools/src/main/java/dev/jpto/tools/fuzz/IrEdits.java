@@ -68,7 +68,7 @@ final class IrEdits {
                 out.add(switch (s) {
                     case Stmt.For f -> new Stmt.For(f.var(), f.start(), f.end(), f.step(),
                             replace(f.body(), path, depth + 1, with));
-                    case Stmt.Scope sc -> new Stmt.Scope(replace(sc.body(), path, depth + 1, with));
+                    case Stmt.Scope sc -> sc.withBody(replace(sc.body(), path, depth + 1, with));
                     default -> throw new IllegalArgumentException("path goes through a leaf statement");
                 });
             }
@@ -83,7 +83,7 @@ final class IrEdits {
             switch (s) {
                 case Stmt.For f -> out.add(new Stmt.For(f.var(), f.start(), f.end(), f.step(),
                         dropTensor(f.body(), name)));
-                case Stmt.Scope sc -> out.add(new Stmt.Scope(dropTensor(sc.body(), name)));
+                case Stmt.Scope sc -> out.add(sc.withBody(dropTensor(sc.body(), name)));
                 case Stmt.Alloc a -> {
                     if (!a.tensor().name().equals(name)) {
                         out.add(a);
@@ -108,11 +108,10 @@ final class IrEdits {
             out.add(switch (s) {
                 case Stmt.For f -> new Stmt.For(f.var(), subst(f.start(), var, value), subst(f.end(), var, value),
                         f.step(), substitute(f.body(), var, value));
-                case Stmt.Scope sc -> new Stmt.Scope(substitute(sc.body(), var, value));
+                case Stmt.Scope sc -> sc.withBody(substitute(sc.body(), var, value));
                 case Stmt.Alloc a -> a;
                 case Stmt.Read r -> new Stmt.Read(r.var(), subst(r.element(), var, value), r.max());
-                case Stmt.Submit sub -> new Stmt.Submit(sub.kernel(), sub.coreType(),
-                        sub.args().stream().map(a -> subst(a, var, value)).toList());
+                case Stmt.Submit sub -> sub.withArgs(sub.args().stream().map(a -> subst(a, var, value)).toList());
             });
         }
         return out;
@@ -195,7 +194,7 @@ final class IrEdits {
                 case Stmt.Scope sc -> {
                     List<Stmt> inner = clean(sc.body(), named);
                     if (!inner.isEmpty()) {
-                        out.add(new Stmt.Scope(inner));
+                        out.add(sc.withBody(inner));
                     }
                 }
                 case Stmt.Alloc a -> {
