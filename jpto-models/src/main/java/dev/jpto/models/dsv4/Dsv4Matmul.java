@@ -4,41 +4,117 @@ import java.util.stream.IntStream;
 
 /**
  * Blocked, multithreaded reference matmuls for the goldens: {@code C[M,N] = A[M,K]·B[K,N]}, all row-major.
- * fp32 products accumulate in fp32 in ascending k (one rounding per multiply-add, like a sequential loop);
- * int8 products accumulate exactly in int32. Tiles of 16 rows × 1024 columns keep a C tile in cache while B
- * streams once per row tile.
+ * fp32 products accumulate in fp32 in ascending k (a multiply rounded, then an add rounded, never a fused FMA: the
+ * bits of a sequential loop); int8 products accumulate exactly in int32. Both use Vector API micro-kernels that keep
+ * a 4-row × 2-vector block of C in registers; the tasks are column panels of B, so both cores share the work.
  */
 final class Dsv4Matmul {
-    private static final int MT = 16;
-    private static final int NT = 1024;
+    /** K rows of a B panel per pass (32 KiB of fp32 at 512-bit vectors): the panel stays in L2 across row blocks. */
+    private static final int KB = 256;
+    /** Edge of the square tiles a transpose copies, so both the read and the write side stay in cache. */
+    private static final int TB = 64;
 
     private Dsv4Matmul() {
     }
 
+    /**
+     * fp32 {@code A·B}. Each element sees the same operations in the same order as {@code c += a[r,k]·b[k,j]} over
+     * ascending k from +0 (a zero a[r,k] adds ±0 to a value that is never −0, so skipping it or not is the same).
+     */
     static float[] f32(float[] a, int m, int k, float[] b, int n) {
         float[] c = new float[Math.multiplyExact(m, n)];
-        int rowTiles = (m + MT - 1) / MT;
-        int colTiles = (n + NT - 1) / NT;
-        IntStream.range(0, rowTiles * colTiles).parallel().forEach(tile -> {
-            int r0 = (tile / colTiles) * MT;
-            int r1 = Math.min(m, r0 + MT);
-            int c0 = (tile % colTiles) * NT;
-            int c1 = Math.min(n, c0 + NT);
-            for (int kk = 0; kk < k; kk++) {
-                int bRow = kk * n;
-                for (int r = r0; r < r1; r++) {
-                    float av = a[r * k + kk];
-                    if (av == 0) {
-                        continue;
-                    }
-                    int cRow = r * n;
-                    for (int j = c0; j < c1; j++) {
-                        c[cRow + j] += av * b[bRow + j];
-                    }
+        int nb = 2 * F.length();
+        int colBlocks = n / nb;
+        IntStream.range(0, colBlocks + (n % nb == 0 ? 0 : 1)).parallel().forEach(blk -> {
+            int j = blk * nb;
+            if (blk == colBlocks) {
+                scalarF32(a, k, b, n, c, m, j, n);
+                return;
+            }
+            for (int k0 = 0; k0 < k; k0 += KB) {
+                int k1 = Math.min(k, k0 + KB);
+                int r = 0;
+                for (; r + 4 <= m; r += 4) {
+                    f32Block4(a, k, b, n, c, r, j, k0, k1);
+                }
+                for (; r < m; r++) {
+                    f32Block1(a, k, b, n, c, r, j, k0, k1);
                 }
             }
         });
         return c;
+    }
+
+    private static final jdk.incubator.vector.VectorSpecies<Float> F =
+            jdk.incubator.vector.FloatVector.SPECIES_PREFERRED;
+
+    private static void f32Block4(float[] a, int k, float[] b, int n, float[] c, int r, int j, int k0, int k1) {
+        int lanes = F.length();
+        int o = r * n + j;
+        jdk.incubator.vector.FloatVector c00 = jdk.incubator.vector.FloatVector.fromArray(F, c, o);
+        jdk.incubator.vector.FloatVector c01 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + lanes);
+        jdk.incubator.vector.FloatVector c10 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + n);
+        jdk.incubator.vector.FloatVector c11 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + n + lanes);
+        jdk.incubator.vector.FloatVector c20 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + 2 * n);
+        jdk.incubator.vector.FloatVector c21 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + 2 * n + lanes);
+        jdk.incubator.vector.FloatVector c30 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + 3 * n);
+        jdk.incubator.vector.FloatVector c31 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + 3 * n + lanes);
+        int a0 = r * k;
+        int a1 = a0 + k;
+        int a2 = a1 + k;
+        int a3 = a2 + k;
+        for (int kk = k0; kk < k1; kk++) {
+            int bo = kk * n + j;
+            jdk.incubator.vector.FloatVector b0 = jdk.incubator.vector.FloatVector.fromArray(F, b, bo);
+            jdk.incubator.vector.FloatVector b1 = jdk.incubator.vector.FloatVector.fromArray(F, b, bo + lanes);
+            float v0 = a[a0 + kk];
+            float v1 = a[a1 + kk];
+            float v2 = a[a2 + kk];
+            float v3 = a[a3 + kk];
+            c00 = c00.add(b0.mul(v0));
+            c01 = c01.add(b1.mul(v0));
+            c10 = c10.add(b0.mul(v1));
+            c11 = c11.add(b1.mul(v1));
+            c20 = c20.add(b0.mul(v2));
+            c21 = c21.add(b1.mul(v2));
+            c30 = c30.add(b0.mul(v3));
+            c31 = c31.add(b1.mul(v3));
+        }
+        c00.intoArray(c, o);
+        c01.intoArray(c, o + lanes);
+        c10.intoArray(c, o + n);
+        c11.intoArray(c, o + n + lanes);
+        c20.intoArray(c, o + 2 * n);
+        c21.intoArray(c, o + 2 * n + lanes);
+        c30.intoArray(c, o + 3 * n);
+        c31.intoArray(c, o + 3 * n + lanes);
+    }
+
+    private static void f32Block1(float[] a, int k, float[] b, int n, float[] c, int r, int j, int k0, int k1) {
+        int lanes = F.length();
+        int o = r * n + j;
+        jdk.incubator.vector.FloatVector c0 = jdk.incubator.vector.FloatVector.fromArray(F, c, o);
+        jdk.incubator.vector.FloatVector c1 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + lanes);
+        for (int kk = k0; kk < k1; kk++) {
+            int bo = kk * n + j;
+            float v = a[r * k + kk];
+            c0 = c0.add(jdk.incubator.vector.FloatVector.fromArray(F, b, bo).mul(v));
+            c1 = c1.add(jdk.incubator.vector.FloatVector.fromArray(F, b, bo + lanes).mul(v));
+        }
+        c0.intoArray(c, o);
+        c1.intoArray(c, o + lanes);
+    }
+
+    /** The columns [c0, c1) of every row, in the sequential order. */
+    private static void scalarF32(float[] a, int k, float[] b, int n, float[] c, int m, int c0, int c1) {
+        for (int r = 0; r < m; r++) {
+            for (int kk = 0; kk < k; kk++) {
+                float av = a[r * k + kk];
+                for (int j = c0; j < c1; j++) {
+                    c[r * n + j] += av * b[kk * n + j];
+                }
+            }
+        }
     }
 
     /**
@@ -119,22 +195,37 @@ final class Dsv4Matmul {
         }
     }
 
-    /** Transpose of a row-major [rows, cols] matrix. */
+    /** Transpose of a row-major [rows, cols] matrix, in TB × TB tiles (row bands in parallel). */
     static float[] transpose(float[] x, int rows, int cols) {
         float[] t = new float[x.length];
-        IntStream.range(0, rows).parallel().forEach(r -> {
-            for (int c = 0; c < cols; c++) {
-                t[c * rows + r] = x[r * cols + c];
+        IntStream.range(0, (rows + TB - 1) / TB).parallel().forEach(band -> {
+            int r0 = band * TB;
+            int r1 = Math.min(rows, r0 + TB);
+            for (int c0 = 0; c0 < cols; c0 += TB) {
+                int c1 = Math.min(cols, c0 + TB);
+                for (int r = r0; r < r1; r++) {
+                    for (int c = c0; c < c1; c++) {
+                        t[c * rows + r] = x[r * cols + c];
+                    }
+                }
             }
         });
         return t;
     }
 
+    /** As {@link #transpose(float[], int, int)} for int8 codes. */
     static byte[] transpose(byte[] x, int rows, int cols) {
         byte[] t = new byte[x.length];
-        IntStream.range(0, cols).parallel().forEach(c -> {
-            for (int r = 0; r < rows; r++) {
-                t[c * rows + r] = x[r * cols + c];
+        IntStream.range(0, (rows + TB - 1) / TB).parallel().forEach(band -> {
+            int r0 = band * TB;
+            int r1 = Math.min(rows, r0 + TB);
+            for (int c0 = 0; c0 < cols; c0 += TB) {
+                int c1 = Math.min(cols, c0 + TB);
+                for (int r = r0; r < r1; r++) {
+                    for (int c = c0; c < c1; c++) {
+                        t[c * rows + r] = x[r * cols + c];
+                    }
+                }
             }
         });
         return t;
