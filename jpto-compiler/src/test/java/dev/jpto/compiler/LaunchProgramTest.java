@@ -20,6 +20,7 @@ import dev.jpto.compiler.ir.IrPrinter;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.Stmt;
 import dev.jpto.compiler.ir.VerificationException;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.isa.Tensor;
@@ -82,7 +83,7 @@ class LaunchProgramTest {
             try (Arena arena = Arena.ofShared()) {
                 Tensor x = Tensors.random(arena, 5, 64, 16);
                 Tensor z = Tensor.allocate(arena, FP32, 64, 16);
-                RunReport rep = compiled.run(Map.of("x", x, "z", z));
+                RunReport rep = Runner.run(compiled, Map.of("x", x, "z", z));
                 assertThat(rep.tasksExecuted()).as("one task per submit, whatever its blocks").isEqualTo(2);
                 for (long i = 0; i < z.numel(); i++) {
                     assertThat(z.getDouble(i)).isEqualTo((double) ((float) x.getDouble(i) + 1f + 1f));
