@@ -148,7 +148,7 @@ final class Dispatcher {
             }
             UUID member = target.getUuid();
             running.put(c.id(), member);
-            executor.submitToMember(new CaseTask(c, map.getName()), target, new ExecutionCallback<CaseResult>() {
+            ExecutionCallback<CaseResult> callback = new ExecutionCallback<>() {
                 @Override
                 public void onResponse(CaseResult response) {
                     events.add(new Event.Done(c, member, response));
@@ -158,7 +158,12 @@ final class Dispatcher {
                 public void onFailure(Throwable t) {
                     events.add(new Event.Failed(c, member, t));
                 }
-            });
+            };
+            try {
+                executor.submitToMember(new CaseTask(c, map.getName()), target, callback);
+            } catch (RuntimeException e) { // e.g. the member left between the look and the submit
+                callback.onFailure(e);
+            }
             placed++;
         }
         return placed;

@@ -66,6 +66,7 @@ final class SweepMember {
         config.setProperty("hazelcast.socket.bind.any", "false");
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         config.setProperty("hazelcast.max.join.seconds", "30"); // every wait bounded
+        config.setProperty("hazelcast.graceful.shutdown.max.wait", "30");
         NetworkConfig network = config.getNetworkConfig();
         network.getInterfaces().setEnabled(true).addInterface(cluster.bind().host());
         network.setPort(cluster.bind().port() == 0 ? ClusterSpec.DEFAULT_PORT : cluster.bind().port());

@@ -114,6 +114,17 @@ class ClusterSweepTest {
         }
     }
 
+    /** Runs the sweep on a thread of its own, as the jpto sweep process would; its exit code or exception in ended. */
+    private Thread coordinate(Path file, Path out, AtomicReference<Object> ended) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                ended.set(submitter().run(file, out));
+            } catch (Exception e) {
+                ended.set(e);
+            }
+        });
+    }
+
     @Test
     void casesSpreadOverThreeWorkersAndEachReportsOnce() throws Exception {
         for (int i = 0; i < 3; i++) {
@@ -144,13 +155,7 @@ class ClusterSweepTest {
         Path file = sweepFile(9, 100);
         Path out = dir.resolve("out");
         AtomicReference<Object> ended = new AtomicReference<>();
-        Thread coordinator = Thread.ofPlatform().start(() -> {
-            try {
-                ended.set(submitter().run(file, out));
-            } catch (Exception e) {
-                ended.set(e);
-            }
-        });
+        Thread coordinator = coordinate(file, out, ended);
         awaitRunning(doomed);
         doomed.getLifecycleService().terminate(); // as a killed worker process: no goodbye
         coordinator.join(Duration.ofMinutes(3));
@@ -169,13 +174,7 @@ class ClusterSweepTest {
         Path file = sweepFile(1, 20000); // long enough to be caught running on a loaded host
         Path out = dir.resolve("out");
         AtomicReference<Object> ended = new AtomicReference<>();
-        Thread coordinator = Thread.ofPlatform().start(() -> {
-            try {
-                ended.set(submitter().run(file, out));
-            } catch (Exception e) {
-                ended.set(e);
-            }
-        });
+        Thread coordinator = coordinate(file, out, ended);
         // the one case runs on one worker: lose it, then lose the one it was re-queued on
         for (int lost = 0; lost < 2; lost++) {
             HazelcastInstance running = null;
@@ -228,13 +227,7 @@ class ClusterSweepTest {
         Path file = sweepFile(6, 10);
         Path out = dir.resolve("out");
         AtomicReference<Object> ended = new AtomicReference<>();
-        Thread coordinator = Thread.ofPlatform().start(() -> {
-            try {
-                ended.set(submitter().run(file, out));
-            } catch (Exception e) {
-                ended.set(e);
-            }
-        });
+        Thread coordinator = coordinate(file, out, ended);
         awaitResults(out, 1);
         coordinator.interrupt(); // Ctrl-C
         coordinator.join(Duration.ofMinutes(1));
@@ -248,5 +241,28 @@ class ClusterSweepTest {
         List<JsonNode> lines = results(out);
         assertThat(lines).hasSize(6);
         assertThat(lines.stream().map(l -> l.get("case_id").asText()).distinct()).hasSize(6);
+    }
+
+    @Test
+    void aResumedCoordinatorTakesTheResultsTheClusterHoldsForItsSweepInsteadOfRunningThem() throws Exception {
+        HazelcastInstance worker = worker(SECRET, 1);
+        Path file = sweepFile(2, 0);
+        List<SweepCase> cases = SweepFile.read(file, env());
+        Path out = Files.createDirectories(dir.resolve("out"));
+        // what a stopped coordinator leaves: one line in results.jsonl, and a result its worker stored after it died
+        ResultsFile.open(out).append(CaseRunner.lost(cases.getFirst(), "an earlier coordinator", "recorded"));
+        String map = ResultsMapName.of(out, false);
+        CaseResult held = CaseRunner.lost(cases.getLast(), "the worker of a stopped coordinator", "held");
+        worker.<String, CaseResult>getMap(map).set(held.caseId(), held);
+
+        assertThat(submitter().run(file, out)).as(log()).isEqualTo(1); // two WORKER_LOST results are unexpected
+        assertThat(log()).contains("2 case(s), 1 already in", "1 to run",
+                "[SWEEP] 1 result(s) already held by the cluster (" + map + ")");
+        assertThat(results(out)).hasSize(2).last().satisfies(l -> {
+            assertThat(l.get("case_id").asText()).isEqualTo(cases.getLast().id());
+            assertThat(l.get("member").asText()).isEqualTo("the worker of a stopped coordinator");
+        });
+        assertThat(worker.getExecutorService(SweepMember.EXECUTOR).getLocalExecutorStats().getStartedTaskCount())
+                .as("nothing ran").isZero();
     }
 }
