@@ -85,8 +85,8 @@ class ReportBrowserTest {
         assertThat(facts.path("summary").path("outcome").asText()).isEqualTo("ERROR");
         JsonNode deps = JSON.readTree(dir.resolve("deps.json").toFile());
         int ran = facts.path("timeline").path("host").path("bars").asInt();
-        assertThat(facts.path("failure").path("not_run").asInt()).isEqualTo(deps.get("tasks").size() - ran)
-                .isPositive();
+        // how many of the submitted tasks ran before the deadlock was declared depends on timing
+        assertThat(facts.path("failure").path("not_run").asInt()).isEqualTo(deps.get("tasks").size() - ran);
         assertThat(facts.path("failure").path("message").asText()).contains("HEAP_RING_DEADLOCK");
 
         chromium.screenshot(html, SCREENSHOTS.resolve("basic.matmul-tiny-deadlock.png"), 1400, 3000);

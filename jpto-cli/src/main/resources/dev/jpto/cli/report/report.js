@@ -155,7 +155,8 @@
         grid: [{left: 90, right: 40, top: 40, height: 170}, {left: 90, right: 40, top: 250, height: 90},
           {left: 90, right: 40, top: 370, height: 90}],
         xAxis: [0, 1, 2].map(function (i) {
-          return {type: 'value', gridIndex: i, name: i === 2 ? 'ms' : '', min: 0, max: endMs * 1.02};
+          return {type: 'value', gridIndex: i, name: i === 2 ? 'ms' : '', min: 0, max: endMs * 1.02,
+            axisLabel: {showMaxLabel: false}};
         }),
         yAxis: [
           {type: 'value', gridIndex: 0, name: axisName('heap', caps.heap, heapMax, bytes),
