@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,8 +60,8 @@ class AnalyzeCommandTest {
             longest = Math.max(longest, longestFrom(start, dur, succ));
         }
         String line = line("critical path (host)");
-        assertThat(number(line, "tasks, ([0-9.]+) us")).isCloseTo(longest, org.assertj.core.data.Offset.offset(0.1));
-        assertThat(number(line, "of the ([0-9.]+) us")).isCloseTo(last - first, org.assertj.core.data.Offset.offset(0.1));
+        assertThat(number(line, "tasks, ([0-9.]+) us")).isCloseTo(longest, Offset.offset(0.1));
+        assertThat(number(line, "of the ([0-9.]+) us")).isCloseTo(last - first, Offset.offset(0.1));
         assertThat(line("critical path (device (estimated))")).isNotNull();
     }
 
@@ -79,11 +80,11 @@ class AnalyzeCommandTest {
             }
         }
         String line = line("scheduler threads: " + threads.size() + ", 12 tasks");
-        assertThat(number(line, "busy ([0-9.]+) us")).isCloseTo(busy, org.assertj.core.data.Offset.offset(1.0));
+        assertThat(number(line, "busy ([0-9.]+) us")).isCloseTo(busy, Offset.offset(1.0));
         double idle = number(line, "idle ([0-9.]+) us");
-        assertThat(busy + idle).isCloseTo(threads.size() * (last - first), org.assertj.core.data.Offset.offset(1.0));
+        assertThat(busy + idle).isCloseTo(threads.size() * (last - first), Offset.offset(1.0));
         assertThat(number(line, "of which ([0-9.]+) ") + number(line, "and ([0-9.]+) with nothing ready"))
-                .isCloseTo(idle, org.assertj.core.data.Offset.offset(1.0));
+                .isCloseTo(idle, Offset.offset(1.0));
     }
 
     @Test

@@ -66,8 +66,8 @@ class CliHelpsTest {
         assertThat(cli.run("completion", "bash")).isZero();
         String bash = cli.out();
         assertThat(bash).startsWith("#!/usr/bin/env bash").contains("complete -F _complete_jpto -o default jpto")
-                .contains("local commands=\"help list run compile exec plan bench fuzz new sweep completion report analyze "
-                        + "dump\"")
+                .contains("local commands=\"help list run compile exec plan bench fuzz new sweep completion report "
+                        + "analyze dump\"")
                 .contains("function _picocli_jpto_plan()", "--runtime-cfg", "--preset");
         assertThat(cli.run("completion", "zsh")).isZero();
         // picocli's script serves zsh through bashcompinit, which it loads when $ZSH_VERSION is set

@@ -97,7 +97,8 @@ class ReportBrowserTest {
         HeadlessChromium chromium = HeadlessChromium.find(tmp);
         // a timeline without its series: the ring chart's code throws, which the page must report, not hide
         Path dir = Files.createDirectories(tmp.resolve("broken/scope_stats"));
-        Files.writeString(dir.resolve("scope_stats.jsonl"), "{\"version\":6,\"fatal\":false,\"platform\":\"a2a3sim\"}\n");
+        Files.writeString(dir.resolve("scope_stats.jsonl"),
+                "{\"version\":6,\"fatal\":false,\"platform\":\"a2a3sim\"}\n");
         Files.writeString(dir.resolve("ring_timeline.json"), "{\"version\":1}");
         assertThat(cli.run("report", dir.getParent().toString())).as(cli.err()).isZero();
         HeadlessChromium.Page page = chromium.dump(dir.getParent().resolve("report.html"));
