@@ -1,7 +1,6 @@
 package dev.jpto.cli;
 
 import dev.jpto.cli.report.Analysis;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -30,9 +29,6 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("analyze", top.err, verbose, () -> {
-            if (!Files.isDirectory(dir)) {
-                throw new UsageException(dir + " is not a directory; give the --output-dir of a jpto run");
-            }
             Analysis.of(dir).forEach(top.out::println);
             top.out.flush();
             return ExitCodes.PASS;

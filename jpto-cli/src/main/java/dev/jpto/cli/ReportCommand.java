@@ -2,7 +2,6 @@ package dev.jpto.cli;
 
 import dev.jpto.cli.report.ReportPage;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -31,9 +30,6 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("report", top.err, verbose, () -> {
-            if (!Files.isDirectory(dir)) {
-                throw new UsageException(dir + " is not a directory; give the --output-dir of a jpto run");
-            }
             // no lock: DIR is only read, and the page replaces report.html in one step
             printWritten(top.out, ReportPage.write(dir));
             return ExitCodes.PASS;

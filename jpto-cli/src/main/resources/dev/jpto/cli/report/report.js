@@ -80,7 +80,9 @@
     }
     if (run.report) {
       cols.appendChild(el('div', {}, [el('h3', {}, ['Chip']), table(['ring', 'tasks peak / window', 'heap peak / size',
-        'dep pool peak / size'], run.report.rings.filter(function (g) { return g.task_window_max > 0; }).map(function (g) {
+        'dep pool peak / size'], run.report.rings.filter(function (g) {
+        return g.task_window_max > 0;
+      }).map(function (g) {
         return [g.ring, g.task_window_max + ' / ' + g.task_window, bytes(g.heap_max) + ' / ' + bytes(g.heap_bytes),
           g.dep_pool_max + ' / ' + g.dep_pool];
       })), el('p', {}, [run.report.tasks + ' tasks in ' + num(run.report.elapsed_seconds, 3) + ' s'])]));
@@ -142,7 +144,9 @@
       }
       var names = ['heap bytes in use', 'task-window slots', 'dep-pool entries'];
       // a peak far below the capacity would be a flat line at zero: then the axis ends above the peak instead
-      function axisMax(cap, peak) { return peak * 10 < cap ? Math.max(1, Math.ceil(peak * 1.25)) : Math.max(cap, peak); }
+      function axisMax(cap, peak) {
+        return peak * 10 < cap ? Math.max(1, Math.ceil(peak * 1.25)) : Math.max(cap, peak);
+      }
       function axisName(name, cap, peak, fmt) {
         return peak * 10 < cap ? name + ' (capacity ' + fmt(cap) + ' off scale)' : name;
       }
@@ -155,7 +159,8 @@
         grid: [{left: 90, right: 40, top: 40, height: 170}, {left: 90, right: 40, top: 250, height: 90},
           {left: 90, right: 40, top: 370, height: 90}],
         xAxis: [0, 1, 2].map(function (i) {
-          return {type: 'value', gridIndex: i, name: i === 2 ? 'ms' : '', min: 0, max: endMs * 1.02};
+          return {type: 'value', gridIndex: i, name: i === 2 ? 'ms' : '', min: 0, max: endMs * 1.02,
+            axisLabel: {showMaxLabel: false}};
         }),
         yAxis: [
           {type: 'value', gridIndex: 0, name: axisName('heap', caps.heap, heapMax, bytes),
@@ -192,7 +197,8 @@
     var s = section('timeline');
     var critical = trace.bars.filter(function (b) { return b[3] === 1; }).length;
     s.appendChild(el('h3', {}, [title + ': ' + trace.bars.length + ' tasks on ' + trace.lanes.length + ' lanes, '
-      + num(trace.span_us, 1) + ' us' + (critical ? '; red outline: the critical path (' + critical + ' tasks)' : '')]));
+      + num(trace.span_us, 1) + ' us'
+      + (critical ? '; red outline: the critical path (' + critical + ' tasks)' : '')]));
     var kernels = {};
     trace.info.forEach(function (inf) { if (!(inf[1] in kernels)) { kernels[inf[1]] = Object.keys(kernels).length; } });
     var c = chart(s, Math.min(900, 120 + trace.lanes.length * 22));
@@ -206,7 +212,8 @@
         var v = p.value;
         var inf = trace.info[v[3]];
         return 'task ' + inf[0] + '<br>kernel ' + inf[1] + '<br>' + num(v[1], 1) + ' to ' + num(v[2], 1)
-          + ' us (' + num(v[2] - v[1], 1) + ' us)' + (inf[2] ? '<br>' + inf[2] : '') + (v[4] ? '<br>critical path' : '');
+          + ' us (' + num(v[2] - v[1], 1) + ' us)' + (inf[2] ? '<br>' + inf[2] : '')
+          + (v[4] ? '<br>critical path' : '');
       }},
       grid: {left: 90, right: 30, top: 20, bottom: 70},
       dataZoom: [{type: 'slider', xAxisIndex: 0, filterMode: 'weakFilter', bottom: 10},
