@@ -31,7 +31,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
@@ -167,6 +169,7 @@ class DeviceValidationTest {
      * -Dsurefire.failIfNoSpecifiedTests=false}.
      */
     @Test
+    @Timeout(value = 2, unit = TimeUnit.HOURS)
     @EnabledIfSystemProperty(named = "jpto.validation", matches = "true")
     void dsv4ProPrefillAttentionOnA5AgainstSeed001() {
         String[] programs = {"dsv4.prefill_attention_csa", "dsv4.prefill_attention_hca", "dsv4.prefill_attention_swa"};
