@@ -54,10 +54,13 @@ class DeviceValidationTest {
     /** The estimates docs/validation.md records (us): a change to the model must update the document too. */
     private static final double RECORDED_GEMM_MAKESPAN_A2 = 418.6, RECORDED_GEMM_MAKESPAN_A5 = 311.6;
     private static final double[] RECORDED_FLASH_ATTENTION = {39.6, 77.0, 152.0, 301.8};
+    /** CSA, HCA, SWA at pro on a5sim; NaN where docs/validation.md has no run recorded yet. */
+    private static final double[] RECORDED_DSV4 = {Double.NaN, Double.NaN, 2702.0};
 
     private static void row(String program, Platform platform, double estimateUs, double measuredUs, String how) {
-        System.out.printf(Locale.ROOT, "[VALIDATION] %-44s %-7s estimate %9.1f us  measured %9.1f us  ratio %.2f  (%s)%n",
-                program, platform.text(), estimateUs, measuredUs, estimateUs / measuredUs, how);
+        System.out.printf(Locale.ROOT,
+                "[VALIDATION] %-44s %-7s estimate %9.1f us  measured %9.1f us  ratio %.2f  (%s)%n", program,
+                platform.text(), estimateUs, measuredUs, estimateUs / measuredUs, how);
     }
 
     /**
@@ -176,11 +179,17 @@ class DeviceValidationTest {
         double[] measured = {2752, 2074, 1980};
         for (int i = 0; i < programs.length; i++) {
             ByteArrayOutputStream log = new ByteArrayOutputStream();
+            // a loaded host can stall a pro kernel past the 10 s scheduler timeout; device_us does not depend on it
             RunResult r = GoldenRunner.runJit(Programs.registry().get(programs[i]).spec("pro"),
-                    RunSpec.defaults(new PrintStream(log, true, StandardCharsets.UTF_8)).withPlatform(Platform.A5SIM, 0),
-                    Map.of());
+                    RunSpec.defaults(new PrintStream(log, true, StandardCharsets.UTF_8))
+                            .withPlatform(Platform.A5SIM, 0),
+                    Map.of("os_env", "SIMPLER_SCHEDULER_TIMEOUT_MS=1200000"));
             assertThat(r.passed()).as(log.toString(StandardCharsets.UTF_8)).isTrue();
-            row(programs[i] + " pro", Platform.A5SIM, r.report().deviceMicros().orElseThrow(), measured[i], "whole run, replayed");
+            double us = r.report().deviceMicros().orElseThrow();
+            row(programs[i] + " pro", Platform.A5SIM, us, measured[i], "whole run, replayed");
+            if (!Double.isNaN(RECORDED_DSV4[i])) {
+                assertThat(us).as(programs[i]).isCloseTo(RECORDED_DSV4[i], within(0.05));
+            }
         }
     }
 }
