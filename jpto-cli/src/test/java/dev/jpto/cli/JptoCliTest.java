@@ -234,7 +234,7 @@ class JptoCliTest {
         List<String> lines = outLines();
         int at = lines.indexOf(lines.stream().filter(l -> l.startsWith("[RUN] pmu: ")).findFirst().orElseThrow());
         assertThat(lines.get(at + 1).split("\\s+")).containsExactly("kernel", "tasks", "total_us", "mean_us",
-                "GFLOP/s", "GB/s", "device_us");
+                "GFLOP/s", "GB/s", "device_us", "cube%", "vec%", "gm%");
         List<String> csv = Files.readAllLines(dir.resolve("pmu.csv"));
         int flops = List.of(csv.getFirst().split(",")).indexOf("flops");
         int kernel = List.of(csv.getFirst().split(",")).indexOf("kernel");

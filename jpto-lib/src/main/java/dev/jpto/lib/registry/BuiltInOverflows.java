@@ -20,10 +20,6 @@ public final class BuiltInOverflows {
             "shared_w2");
 
     private static final Map<String, Set<String>> KERNELS = Map.ofEntries(
-            Map.entry("basic.rmsnorm", Set.of("rmsnorm_rows")),
-            Map.entry("basic.softmax", Set.of("softmax_rows")),
-            Map.entry("basic.vector_add", Set.of("add_tile")),
-            Map.entry("l3.tiled_matmul", Set.of("add_tile")),
             Map.entry("dsv4.moe", union(MOE, Set.of("hc_post_prefill"))),
             Map.entry("dsv4.prefill_attention_csa", union(ATTENTION, Set.of("prefill_c4_cache_write",
                     "prefill_c4_softmax_pool", "prefill_c4_state_update", "prefill_csa_cache_write",

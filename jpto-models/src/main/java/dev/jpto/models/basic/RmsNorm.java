@@ -39,7 +39,7 @@ public final class RmsNorm {
     public static final List<Preset> PRESETS = List.of(
             new Preset("tiny", 64, 256, 16, 1e-6, DType.BF16),
             new Preset("tiny_fp32", 64, 256, 16, 1e-6, FP32),
-            new Preset("demo", 4096, 4096, 32, 1e-6, DType.BF16));
+            new Preset("demo", 4096, 4096, 4, 1e-6, DType.BF16));
 
     private RmsNorm() {
     }

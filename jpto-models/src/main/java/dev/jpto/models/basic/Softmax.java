@@ -34,8 +34,8 @@ public final class Softmax {
 
     public static final List<Preset> PRESETS = List.of(
             new Preset("tiny", 128, 96, 32),
-            new Preset("demo", 4096, 1024, 64),
-            new Preset("large", 16384, 4096, 32));
+            new Preset("demo", 4096, 1024, 32),
+            new Preset("large", 16384, 4096, 8));
 
     private Softmax() {
     }

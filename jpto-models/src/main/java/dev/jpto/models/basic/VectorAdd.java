@@ -35,8 +35,8 @@ public final class VectorAdd {
 
     public static final List<Preset> PRESETS = List.of(
             new Preset("tiny", 128, 256, 64, 128, DType.FP32),
-            new Preset("demo", 2048, 2048, 128, 512, DType.FP32),
-            new Preset("large", 8192, 4096, 256, 1024, DType.FP32));
+            new Preset("demo", 2048, 2048, 64, 256, DType.FP32),
+            new Preset("large", 8192, 4096, 64, 256, DType.FP32));
 
     private VectorAdd() {
     }

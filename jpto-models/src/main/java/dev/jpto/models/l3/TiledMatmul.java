@@ -54,7 +54,7 @@ public final class TiledMatmul {
 
         /** The chip sum of one row block's two partials. */
         VectorAdd.Preset sum() {
-            return new VectorAdd.Preset(name, m / shards, n, Math.min(tile, m / shards), n, FP32);
+            return new VectorAdd.Preset(name, m / shards, n, Math.min(64, m / shards), Math.min(256, n), FP32);
         }
     }
 

@@ -141,6 +141,15 @@ public record HardwareSpec(Platform platform, String chipClass, int clockMhz, Cu
         return (long) Math.ceil(bytes * 1000.0 / memory.chipGBps());
     }
 
+    /**
+     * One core's compute peak in FLOPs per cycle, the roofline's ceiling: the cube at fp16/bf16 on a cube core
+     * (2 FLOPs per multiply-accumulate), the vector unit's one-source rate in fp32 elements on a vector core.
+     */
+    public double peakFlopsPerCycle(CoreType core) {
+        return core == CoreType.AIC ? 2 * cube.fp16().macsPerCycle()
+                : vector.simpleBytesPerCycle() / DType.FP32.byteSize();
+    }
+
     /** Peak cube FLOP/s of the whole chip for {@code dtype} inputs (2 FLOPs per multiply-accumulate). */
     public double peakCubeFlops(DType dtype) {
         return 2 * cube.of(dtype).macsPerCycle() * aicCores() * clockMhz * 1e6;
