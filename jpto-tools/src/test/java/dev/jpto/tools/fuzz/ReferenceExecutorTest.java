@@ -52,21 +52,25 @@ class ReferenceExecutorTest {
         return p.build();
     }
 
-    @Test
-    void computesTheProgramsMeaningAndTheChipAgrees() {
-        Program p = timesFour();
+    /** The reference runs {@code tasks} tasks and computes z = 4·x; the chip computes the same z. */
+    private static void timesFourAgrees(Program p, long seed, int tasks) {
         try (Arena arena = Arena.ofShared()) {
-            Map<String, Tensor> ref = FuzzInputs.create(arena, p, 5);
+            Map<String, Tensor> ref = FuzzInputs.create(arena, p, seed);
             double[] x = ref.get("x").toDoubleArray();
-            assertThat(ReferenceExecutor.run(p, ref)).isEqualTo(6);
+            assertThat(ReferenceExecutor.run(p, ref)).isEqualTo(tasks);
             double[] z = ref.get("z").toDoubleArray();
             for (int i = 0; i < x.length; i++) {
                 assertThat(z[i]).isEqualTo(4 * x[i]);
             }
-            Map<String, Tensor> chip = FuzzInputs.create(arena, p, 5);
+            Map<String, Tensor> chip = FuzzInputs.create(arena, p, seed);
             Compiler.compileInMemory(p).run(chip);
             assertThat(chip.get("z").toDoubleArray()).containsExactly(z);
         }
+    }
+
+    @Test
+    void computesTheProgramsMeaningAndTheChipAgrees() {
+        timesFourAgrees(timesFour(), 5, 6);
     }
 
     /** The same z = 4·x as three-block tasks in a manual scope: block b takes rows 2b, 2b + 1. */
@@ -103,19 +107,7 @@ class ReferenceExecutorTest {
 
     @Test
     void runsEveryBlockOfAnSpmdTaskAndTheChipAgrees() {
-        Program p = timesFourSpmd();
-        try (Arena arena = Arena.ofShared()) {
-            Map<String, Tensor> ref = FuzzInputs.create(arena, p, 7);
-            double[] x = ref.get("x").toDoubleArray();
-            assertThat(ReferenceExecutor.run(p, ref)).isEqualTo(2);
-            double[] z = ref.get("z").toDoubleArray();
-            for (int i = 0; i < x.length; i++) {
-                assertThat(z[i]).isEqualTo(4 * x[i]);
-            }
-            Map<String, Tensor> chip = FuzzInputs.create(arena, p, 7);
-            Compiler.compileInMemory(p).run(chip);
-            assertThat(chip.get("z").toDoubleArray()).containsExactly(z);
-        }
+        timesFourAgrees(timesFourSpmd(), 7, 2);
     }
 
     @Test
