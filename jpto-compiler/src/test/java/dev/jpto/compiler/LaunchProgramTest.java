@@ -61,8 +61,8 @@ class LaunchProgramTest {
         p.orchestrate(o -> {
             TensorVar mid = o.alloc("mid", FP32, 64, 16);
             o.manualScope(() -> {
-                o.submit(SubmitOptions.blocks(blocks).withLabel("a"), first, in(x), dev.jpto.compiler.dsl.TaskArg.out(mid),
-                        scalar(Orch.BLOCK_IDX));
+                o.submit(SubmitOptions.blocks(blocks).withLabel("a"), first, in(x),
+                        dev.jpto.compiler.dsl.TaskArg.out(mid), scalar(Orch.BLOCK_IDX));
                 o.submit(SubmitOptions.blocks(blocks).withAfter("a"), second, in(mid), outExisting(z),
                         scalar(Orch.BLOCK_IDX));
                 extra.accept(o);

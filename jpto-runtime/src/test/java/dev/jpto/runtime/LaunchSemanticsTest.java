@@ -119,8 +119,8 @@ class LaunchSemanticsTest {
         });
         assertThat(e.error()).isEqualTo(ErrorCode.INVALID_ARGS);
         assertThat(e.getMessage()).contains("Arg.set_dependencies(...) requires valid task ids: task 0x0000000000000001"
-                + " (ring 0, local 1) kernel 'b' names dependency 1 = 0x0000000000000001 (ring 0, local 1), which is not"
-                + " the id of a task submitted earlier in this run");
+                + " (ring 0, local 1) kernel 'b' names dependency 1 = 0x0000000000000001 (ring 0, local 1), which"
+                + " is not the id of a task submitted earlier in this run");
         ChipRuntimeException ring = runFailing(orch -> orch.submit(Launch.after(Ring.taskId(7, 0)), "c", CoreType.AIC,
                 NOOP));
         assertThat(ring.getMessage()).contains("kernel 'c' names dependency " + (7L << 32));
@@ -135,7 +135,8 @@ class LaunchSemanticsTest {
         assertThat(aiv.error()).isEqualTo(ErrorCode.REQUIRE_SYNC_START_INVALID);
         assertThat(aiv.orchErrorCode()).isEqualTo(7);
         assertThat(aiv.getMessage()).startsWith("orch_error_code=7 REQUIRE_SYNC_START_INVALID - require_sync_start "
-                + "block_num=49 > limit=48 (deadlock guaranteed): task 0x0000000000000000 (ring 0, local 0) kernel 'v' (AIV) on "
+                + "block_num=49 > limit=48 (deadlock guaranteed): task 0x0000000000000000 (ring 0, local 0) kernel 'v' "
+                + "(AIV) on "
                 + "a2a3sim, which has 48 vector cores");
         ChipRuntimeException aic = runFailing(orch -> orch.submit(Launch.blocks(25).syncStart(), "c", CoreType.AIC,
                 NOOP));

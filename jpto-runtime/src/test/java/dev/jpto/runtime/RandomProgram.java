@@ -315,7 +315,8 @@ final class RandomProgram {
                 }
                 Tensor x = ctx.tensor(i);
                 for (long k = part; k < x.numel(); k += parts) {
-                    x.setDouble(k, out ? (h + k) % M : existing ? (h + 7 * k) % M : ((long) x.getDouble(k) + h + k) % M);
+                    long v = out ? (h + k) % M : existing ? (h + 7 * k) % M : ((long) x.getDouble(k) + h + k) % M;
+                    x.setDouble(k, v);
                 }
             }
         };

@@ -20,7 +20,8 @@ import java.util.Set;
  *             block_num, active_mask (mixed tasks only: bit 0 AIC, 1 AIV0, 2 AIV1),
  *             args[] {arg_index, kind tensor|scalar, role, tensor_id, dtype, shape[], strides[], start_offset | value}
  *   tensors[] tensor_id, buffer_addr, version, dtype, buffer_numel, creator (task id or null)
- *   edges[]   pred, succ, arg (−1 for explicit), source creator|tensormap|explicit, flags [wait, retain], overlap covered|partial|null,
+ *   edges[]   pred, succ, arg (−1 for explicit), source creator|tensormap|explicit,
+ *             flags [wait, retain], overlap covered|partial|null,
  *             tensor_id, consumer_/producer_ dtype, shape[], start_offset, strides[] (the two views)
  * </pre>
  * Edges are every (argument, producer) match at submit, in submit order: a consumer that reads two views of one

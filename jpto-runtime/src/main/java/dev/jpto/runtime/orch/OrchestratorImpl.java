@@ -341,15 +341,14 @@ public final class OrchestratorImpl implements Orchestrator {
      * earlier in this run.
      */
     private void checkLaunch(Launch launch, String kernelName, CoreType coreType, MixedKernels mixed) {
-        int next = Math.min(depth, 3);
-        String task = Diagnostics.taskName(Ring.taskId(next, rings[next].tasks.nextLocal()));
         if (launch.requireSyncStart()) {
             int limit = mixed == null && coreType == CoreType.AIV ? engine.platform.aivCores()
                     : engine.platform.aicCores();
             if (launch.blockNum() > limit) {
                 String shape = mixed != null ? "mixed" : coreType.name();
                 throw fail(ErrorCode.REQUIRE_SYNC_START_INVALID, "require_sync_start block_num=" + launch.blockNum()
-                        + " > limit=" + limit + " (deadlock guaranteed): task " + task + " kernel '" + kernelName
+                        + " > limit=" + limit + " (deadlock guaranteed): task " + nextTaskName() + " kernel '"
+                        + kernelName
                         + "' (" + shape + ") on " + engine.platform + ", which has " + limit + " "
                         + (shape.equals("AIV") ? "vector cores" : "clusters") + "; use at most " + limit
                         + " blocks, or drop require_sync_start", null);
@@ -359,12 +358,19 @@ public final class OrchestratorImpl implements Orchestrator {
             long dep = launch.dep(i);
             int depRing = (int) (dep >>> 32);
             if (dep < 0 || depRing >= rings.length || (int) dep - rings[depRing].tasks.nextLocal() >= 0) {
-                throw fail(ErrorCode.INVALID_ARGS, "Arg.set_dependencies(...) requires valid task ids: task " + task
-                        + " kernel '" + kernelName + "' names dependency " + dep + " = " + Diagnostics.taskName(dep)
+                throw fail(ErrorCode.INVALID_ARGS, "Arg.set_dependencies(...) requires valid task ids: task "
+                        + nextTaskName() + " kernel '" + kernelName + "' names dependency " + dep + " = "
+                        + Diagnostics.taskName(dep)
                         + ", which is not the id of a task submitted earlier in this run; pass ids returned by "
                         + "submit", null);
             }
         }
+    }
+
+    /** The id the next submit in the current scope gets, for messages about it. */
+    private String nextTaskName() {
+        int next = Math.min(depth, 3);
+        return Diagnostics.taskName(Ring.taskId(next, rings[next].tasks.nextLocal()));
     }
 
     /** A checked submit; {@code submitStart} is when it began (0 when no {@link TaskEvents} are recorded). */

@@ -15,9 +15,10 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * One AICPU scheduler thread. It owns whole clusters, {@code k ≡ index (mod threads)}: cube core {@code k} and
- * vector cores {@code 2k, 2k + 1} ({@link Platform#schedulerThreadOf}). It takes ready tasks of the types it has cores for, and runs
- * each to completion on its next own core (round robin); a multi-block task one block at a time (the other blocks go
- * back to the queue for other threads), a mixed task's block on one of its clusters. Idle: one thread at a time spins, then yields ({@link WakeUps}); the others park, bounded.
+ * vector cores {@code 2k, 2k + 1} ({@link Platform#schedulerThreadOf}). It takes ready tasks of the types it has
+ * cores for, and runs each to completion on its next own core (round robin); a multi-block task one block at a time
+ * (the other blocks go back to the queue for other threads), a mixed task's block on one of its clusters. Idle: one
+ * thread at a time spins, then yields ({@link WakeUps}); the others park, bounded.
  */
 public final class SchedulerThread implements Runnable {
     private static final int SPIN = 128;
@@ -52,8 +53,8 @@ public final class SchedulerThread implements Runnable {
     }
 
     private static int[] own(CoreType type, int cores, int index, int threads) {
-        return java.util.stream.IntStream.range(0, cores).filter(c -> Platform.schedulerThreadOf(type, c, threads) == index)
-                .toArray();
+        return java.util.stream.IntStream.range(0, cores)
+                .filter(c -> Platform.schedulerThreadOf(type, c, threads) == index).toArray();
     }
 
     @Override

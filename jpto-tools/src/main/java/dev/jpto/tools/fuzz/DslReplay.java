@@ -3,6 +3,7 @@ package dev.jpto.tools.fuzz;
 import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.Orch;
 import dev.jpto.compiler.dsl.ProgramBuilder;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
@@ -49,12 +50,18 @@ final class DslReplay {
         for (Stmt s : body) {
             switch (s) {
                 case Stmt.For f -> o.forRange(f.var(), f.start(), f.end(), f.step(), i -> block(o, f.body()));
-                case Stmt.Scope sc -> o.scope(() -> block(o, sc.body()));
+                case Stmt.Scope sc -> {
+                    if (sc.kind() == dev.jpto.runtime.ScopeKind.MANUAL) {
+                        o.manualScope(() -> block(o, sc.body()));
+                    } else {
+                        o.scope(() -> block(o, sc.body()));
+                    }
+                }
                 case Stmt.Alloc a -> vars.put(a.tensor().name(),
                         o.alloc(a.tensor().name(), a.tensor().dtype(), a.tensor().shape()));
                 case Stmt.Read r -> o.read(r.var(), view(r.element()), r.max());
-                case Stmt.Submit sub -> o.submit(kernels.get(sub.kernel()),
-                        sub.args().stream().map(this::arg).toArray(TaskArg[]::new));
+                case Stmt.Submit sub -> o.submit(new SubmitOptions(sub.blockNum(), sub.label(), sub.after()),
+                        kernels.get(sub.kernel()), sub.args().stream().map(this::arg).toArray(TaskArg[]::new));
             }
         }
     }

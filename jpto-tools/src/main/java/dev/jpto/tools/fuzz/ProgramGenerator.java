@@ -39,7 +39,8 @@ import java.util.List;
  * Kernel values stay integers of magnitude at most {@value #CLAMP} (every step is clamped), so every result
  * is exact in fp32 and the chip must match the sequential reference bit for bit on any engine.
  *
- * <p>The program is built through the DSL ({@link DslReplay}) from the IR drafted here.
+ * <p>Some scopes that run once become manual scopes with explicit dependencies ({@link ManualScopes}). The
+ * program is built through the DSL ({@link DslReplay}) from the IR drafted here.
  */
 public final class ProgramGenerator {
     /** Kernel values are clamped to [-CLAMP, CLAMP] after every step. */
@@ -144,6 +145,8 @@ public final class ProgramGenerator {
             throw new IllegalStateException("generator bug: seed " + seed + " breaks an ordering rule: "
                     + rules.violation().orElseThrow());
         }
+        // after the rules (which see the automatic scopes): manual scopes keep every order with explicit deps
+        draft = ManualScopes.apply(draft, SplitMix64.stream(seed, "fuzz.manual"));
         Program built = DslReplay.build(draft, g.coreTypes);
         if (!built.equals(draft)) {
             throw new IllegalStateException("generator bug: seed " + seed + ": the DSL built another program");

@@ -18,7 +18,9 @@ import java.util.Map;
 /**
  * Runs a program the plain way: statements in order on the calling thread, each task's kernel to completion on
  * the ISA's scalar reference engine before the next task starts, intermediates as fresh buffers. No chip, no
- * rings, no scheduler, no TensorMap: what it computes is the sequential meaning the chip must reproduce.
+ * rings, no scheduler, no TensorMap: what it computes is the sequential meaning the chip must reproduce. A
+ * multi-block task runs its blocks in order, each with {@code block_idx} bound to its index; scope kinds and
+ * explicit dependencies change nothing here (program order already satisfies them).
  */
 public final class ReferenceExecutor {
     private final Program program;
@@ -103,11 +105,22 @@ public final class ReferenceExecutor {
                     ts[i] = t;
                 }
                 case SubmitArg.TensorArg ta -> ts[i] = resolve(ta.tensor());
-                case SubmitArg.IndexArg ia -> scalars[i - nt] = ia.value().eval(vars);
+                case SubmitArg.IndexArg ia -> { } // per block, below
                 case SubmitArg.FloatArg fa -> scalars[i - nt] = fa.value();
             }
         }
-        executor.execute(k, ts, scalars);
+        vars.put(Stmt.Submit.BLOCK_NUM, (long) sub.blockNum());
+        for (int block = 0; block < sub.blockNum(); block++) {
+            vars.put(Stmt.Submit.BLOCK_IDX, (long) block);
+            for (int i = nt; i < sub.args().size(); i++) {
+                if (sub.args().get(i) instanceof SubmitArg.IndexArg ia) {
+                    scalars[i - nt] = ia.value().eval(vars);
+                }
+            }
+            executor.execute(k, ts, scalars);
+        }
+        vars.remove(Stmt.Submit.BLOCK_IDX);
+        vars.remove(Stmt.Submit.BLOCK_NUM);
         tasks++;
     }
 

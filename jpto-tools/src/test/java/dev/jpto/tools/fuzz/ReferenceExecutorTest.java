@@ -3,15 +3,19 @@ package dev.jpto.tools.fuzz;
 import static dev.jpto.compiler.dsl.TaskArg.in;
 import static dev.jpto.compiler.dsl.TaskArg.out;
 import static dev.jpto.compiler.dsl.TaskArg.outExisting;
+import static dev.jpto.compiler.dsl.TaskArg.scalar;
 import static dev.jpto.isa.DType.FP32;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.compiler.Compiler;
+import dev.jpto.compiler.dsl.KScalar;
 import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.Orch;
 import dev.jpto.compiler.dsl.ProgramBuilder;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.launch.Runner;
@@ -49,21 +53,62 @@ class ReferenceExecutorTest {
         return p.build();
     }
 
-    @Test
-    void computesTheProgramsMeaningAndTheChipAgrees() {
-        Program p = timesFour();
+    /** The reference runs {@code tasks} tasks and computes z = 4·x; the chip computes the same z. */
+    private static void timesFourAgrees(Program p, long seed, int tasks) {
         try (Arena arena = Arena.ofShared()) {
-            Map<String, Tensor> ref = FuzzInputs.create(arena, p, 5);
+            Map<String, Tensor> ref = FuzzInputs.create(arena, p, seed);
             double[] x = ref.get("x").toDoubleArray();
-            assertThat(ReferenceExecutor.run(p, ref)).isEqualTo(6);
+            assertThat(ReferenceExecutor.run(p, ref)).isEqualTo(tasks);
             double[] z = ref.get("z").toDoubleArray();
             for (int i = 0; i < x.length; i++) {
                 assertThat(z[i]).isEqualTo(4 * x[i]);
             }
-            Map<String, Tensor> chip = FuzzInputs.create(arena, p, 5);
+            Map<String, Tensor> chip = FuzzInputs.create(arena, p, seed);
             Runner.run(Compiler.compileInMemory(p), chip);
             assertThat(chip.get("z").toDoubleArray()).containsExactly(z);
         }
+    }
+
+    @Test
+    void computesTheProgramsMeaningAndTheChipAgrees() {
+        timesFourAgrees(timesFour(), 5, 6);
+    }
+
+    /** The same z = 4·x as three-block tasks in a manual scope: block b takes rows 2b, 2b + 1. */
+    private static Program timesFourSpmd() {
+        KernelBuilder s = KernelBuilder.kernel("scale");
+        KTensor sx = s.input("x", FP32, 2);
+        KTensor st = s.output("t", FP32, 2);
+        KScalar sb = s.scalar("b");
+        KTile a = s.tile("a", FP32, 2, 4);
+        s.load(a, sx, sb.times(2), 0).muls(a, a, 3).store(a, st, sb.times(2), 0);
+        KernelBuilder k = KernelBuilder.kernel("add");
+        KTensor kt = k.input("t", FP32, 2);
+        KTensor kx = k.input("x", FP32, 2);
+        KTensor kz = k.output("z", FP32, 2);
+        KScalar kb = k.scalar("b");
+        KTile b = k.tile("b", FP32, 2, 4);
+        KTile c = k.tile("c", FP32, 2, 4);
+        k.load(b, kt, kb.times(2), 0).load(c, kx, kb.times(2), 0).add(b, b, c).store(b, kz, kb.times(2), 0);
+        ProgramBuilder p = ProgramBuilder.program("times_four_spmd");
+        TensorVar x = p.input("x", FP32, 6, 4);
+        TensorVar z = p.output("z", FP32, 6, 4);
+        KernelRef scale = p.aiv(s.build());
+        KernelRef add = p.aiv(k.build());
+        p.orchestrate(o -> {
+            TensorVar t = o.alloc("t", FP32, 6, 4);
+            o.manualScope(() -> {
+                o.submit(SubmitOptions.blocks(3).withLabel("s"), scale, in(x), out(t), scalar(Orch.BLOCK_IDX));
+                o.submit(SubmitOptions.blocks(3).withAfter("s"), add, in(t), in(x), outExisting(z),
+                        scalar(Orch.BLOCK_IDX));
+            });
+        });
+        return p.build();
+    }
+
+    @Test
+    void runsEveryBlockOfAnSpmdTaskAndTheChipAgrees() {
+        timesFourAgrees(timesFourSpmd(), 7, 2);
     }
 
     @Test
