@@ -8,6 +8,7 @@ import dev.jpto.runtime.Direction;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Orchestrator;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.TaskBody;
@@ -178,7 +179,7 @@ public final class OrchestratorImpl implements Orchestrator {
         scopeBegin[depth] = scopeTasksSize;
         scopeSite[depth] = site;
         if (stats != null) {
-            Ring ring = rings[Math.min(depth, 3)];
+            Ring ring = rings[RingField.ringOf(depth)];
             reclaimer.reclaim(ring);
             stats.sample("begin", depth, ring, tmap, site);
         }
@@ -192,7 +193,7 @@ public final class OrchestratorImpl implements Orchestrator {
                     + " is innermost; close scopes in reverse order of opening", null);
         }
         if (stats != null) {
-            Ring ring = rings[Math.min(depth, 3)];
+            Ring ring = rings[RingField.ringOf(depth)];
             reclaimer.reclaim(ring);
             stats.sample("end", depth, ring, tmap, scopeSite[depth]);
         }
@@ -269,18 +270,16 @@ public final class OrchestratorImpl implements Orchestrator {
 
     /** A checked submit; {@code submitStart} is when it began (0 when no {@link TaskEvents} are recorded). */
     private long submitTask(String kernelName, CoreType coreType, TaskBody body, Arg[] args, long submitStart) {
-        int r = Math.min(depth, 3);
+        int r = RingField.ringOf(depth);
         Ring ring = rings[r];
         long inScope = scopeTasksSize - scopeBegin[depth];
         if (inScope >= ring.window() - 1) {
-            long rec = Advice.taskWindow(ring.window(), inScope + 1);
-            throw fail(ErrorCode.SCOPE_DEADLOCK, "Scope Deadlock Detected! (ring " + r + ") the scope at depth " + depth
-                    + " already holds " + inScope + " tasks, and a task window of " + ring.window() + " admits at most "
-                    + (ring.window() - 1) + " live tasks while a scope's tasks stay live until the scope ends (task "
-                    + Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
-                    + " kernel '" + kernelName + "'); split the scope into smaller scopes, or set ring_task_window for ring "
-                    + r + " to at least " + rec + " (runtime_cfg " + Advice.perRing("ring_task_window",
-                    env.ringTaskWindow(), r, rec) + ")", null);
+            throw engine.latch.failOnRing(ErrorCode.SCOPE_DEADLOCK, "Scope Deadlock Detected! (ring " + r
+                    + ") the scope at depth " + depth + " already holds " + inScope + " tasks, and a task window of "
+                    + ring.window() + " admits at most " + (ring.window() - 1) + " live tasks while a scope's tasks "
+                    + "stay live until the scope ends (task " + Diagnostics.taskName(Ring.taskId(r,
+                    ring.tasks.nextLocal())) + " kernel '" + kernelName + "'); split the scope into smaller scopes",
+                    AllocatorErrors.taskWindow(ring, inScope + 1, env.ringTaskWindow()));
         }
         if (scopeTasksSize >= scopeTasks.length) {
             throw fail(ErrorCode.SCOPE_TASKS_OVERFLOW, "scope_tasks buffer saturated at " + scopeTasks.length
