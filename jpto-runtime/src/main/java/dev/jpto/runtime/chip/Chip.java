@@ -307,9 +307,10 @@ public final class Chip implements AutoCloseable {
     private Map<String, Object> header(CallConfig config, OrchestratorImpl orch, ChipRuntimeException error) {
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("fatal", error != null);
-        long[] tw = new long[4], hp = new long[4], dp = new long[4], twMax = new long[4], hpMax = new long[4],
-                dpMax = new long[4];
-        for (int r = 0; r < 4; r++) {
+        int n = RingField.RINGS;
+        long[] tw = new long[n], hp = new long[n], dp = new long[n], twMax = new long[n], hpMax = new long[n],
+                dpMax = new long[n];
+        for (int r = 0; r < n; r++) {
             Ring ring = rings[r];
             if (ring == null) {
                 continue;
