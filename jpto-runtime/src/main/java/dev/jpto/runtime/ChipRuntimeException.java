@@ -18,7 +18,7 @@ public final class ChipRuntimeException extends RuntimeException {
     /** What failed, without the ring advice; the whole detail when there is no shortfall. */
     private final String facts;
     /** The ring capacity that was too small (codes 1–4), or null. */
-    private final RingShortfall shortfall;
+    private final transient RingShortfall shortfall;
     /** DFX files the failed run wrote (its trace, graph, dumps up to the failure); set by the chip after the run. */
     private transient List<Path> diagnosticFiles = List.of();
 
