@@ -23,7 +23,7 @@ final class ChipOptions {
 
     @Option(names = "--runtime-cfg", paramLabel = "KEY=VALUE", parameterConsumer = RuntimeCfgEntries.class,
             description = "a RunConfig field, repeatable; keys are RunConfig's own names, e.g. ring_heap=512MiB, "
-                    + "ring_heap=0,0,2GiB,0, ring_task_window=16384, ring_dep_pool=16384, aicpu_thread_num=4")
+                    + "ring_heap=0,0,2GiB,0, ring_task_window=4096, ring_dep_pool=auto, aicpu_thread_num=4 (all keys below)")
     Map<String, String> runtimeCfg = new LinkedHashMap<>();
 
     @Option(names = "--enable-scope-stats", description = "write scope statistics under the output dir")

@@ -9,6 +9,8 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -62,10 +64,12 @@ public final class JptoCommand implements Callable<Integer> {
             // subcommands have -V from mixinStandardHelpOptions but no provider of their own: without this, empty
             sub.getCommandSpec().versionProvider(new Version());
         }
-        for (String name : new String[] {"run", "exec"}) {
-            // the key list comes from RunConfig's components, never from a list kept here
-            cl.getSubcommands().get(name).getCommandSpec().usageMessage().footer("",
-                    "--runtime-cfg keys (RunConfig's fields): " + String.join(", ", RunConfigKeys.keys()));
+        List<String> keys = new ArrayList<>(List.of("", "--runtime-cfg keys (RunConfig's fields): key, default, "
+                + "values"));
+        RunConfigKeys.help().forEach(line -> keys.add("  " + line));
+        for (String name : new String[] {"run", "exec", "plan"}) {
+            // the keys, defaults and rules come from RunConfig's components and RingField, never from a list here
+            cl.getSubcommands().get(name).getCommandSpec().usageMessage().footer(keys.toArray(String[]::new));
         }
         cl.setParameterExceptionHandler((ex, args) -> {
             // one line: what was wrong, a suggestion when picocli has one, and where the allowed values are listed

@@ -134,7 +134,13 @@ class JptoCliTest {
         assertThat(out().replaceAll("\\s+", " ")).contains("-p, --platform", "-d, --device", "--preset", "--seed", "--bench", "--output-dir",
                 "--save-tensors", "--runtime-cfg", "--enable-scope-stats", "--enable-chip-swimlane",
                 "--enable-dep-gen", "--dump-args", "--enable-pmu", "--verbose",
-                "--runtime-cfg keys (RunConfig's fields): " + String.join(", ", RunConfigKeys.keys()));
+                "--runtime-cfg keys (RunConfig's fields): key, default, values");
+        String flat = out().replaceAll("\\s+", ""); // picocli wraps the footer, also after commas
+        for (String line : RunConfigKeys.help()) {
+            assertThat(flat).contains(line.replaceAll("\\s+", ""));
+        }
+        assertThat(flat).contains(("ring_heap (unset) heap bytes per ring: 512MiB or r0,r1,r2,r3 (at least 1024 "
+                + "bytes; 0 in a list = default 256MiB); auto = the ring plan's").replaceAll("\\s+", ""));
     }
 
     @Test

@@ -84,7 +84,7 @@ class JsonOutputTest {
                 .isEqualTo(ExitCodes.VALIDATION_FAIL);
         JsonNode doc = document("plan.schema.json");
         assertThat(doc.get("enough").asBoolean()).isFalse();
-        assertThat(doc.get("advice").asText()).contains("needs ring 0 heap 128KiB (in force 64KiB)");
+        assertThat(doc.get("advice").asText()).contains("needs ring_heap 1MiB on ring 0 (in force 64KiB)");
         assertThat(doc.get("user_runtime_cfg").get("ring_heap").asText()).isEqualTo("64KiB");
         // ring 0 of basic.matmul tiny: 12 tasks all live, 128 KiB of split-K partials (JptoCliTest's table)
         JsonNode ring0 = doc.get("chip_programs").get(0).get("rings").get(0);

@@ -21,6 +21,7 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
 import java.lang.foreign.Arena;
@@ -47,7 +48,7 @@ class RingPlanPropertiesTest {
         long[] heap = new long[RuntimeEnv.RINGS];
         int hungriest = 0;
         for (int r = 0; r < heap.length; r++) {
-            heap[r] = Math.max(RuntimeEnv.MIN_HEAP, plan.ring(r).heapBytes());
+            heap[r] = Math.max(RingField.HEAP.min(), plan.ring(r).heapBytes());
             if (plan.ring(r).heapBytes() > plan.ring(hungriest).heapBytes()) {
                 hungriest = r;
             }
@@ -59,7 +60,7 @@ class RingPlanPropertiesTest {
             assertThat(ok.ring(r).heapMax()).isGreaterThanOrEqualTo(plan.ring(r).liveHeapBytes());
         }
         long less = plan.ring(hungriest).heapBytes() - 1024;
-        if (less >= RuntimeEnv.MIN_HEAP) {
+        if (less >= RingField.HEAP.min()) {
             long[] h = new long[RuntimeEnv.RINGS];
             h[hungriest] = less;
             ErrorCode code = run(p, RunConfig.defaults().withRingHeap(RingSize.of(h[0], h[1], h[2], h[3])));

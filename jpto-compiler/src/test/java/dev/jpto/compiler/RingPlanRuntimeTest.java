@@ -16,6 +16,7 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
 import java.lang.foreign.Arena;
@@ -181,8 +182,8 @@ class RingPlanRuntimeTest {
         long[] heap = new long[RuntimeEnv.RINGS];
         long[] deps = new long[RuntimeEnv.RINGS];
         for (int r = 0; r < heap.length; r++) {
-            heap[r] = Math.max(RuntimeEnv.MIN_HEAP, plan.ring(r).heapBytes());
-            deps[r] = Math.max(RuntimeEnv.MIN_DEP_POOL, plan.ring(r).depEntries());
+            heap[r] = Math.max(RingField.HEAP.min(), plan.ring(r).heapBytes());
+            deps[r] = Math.max(RingField.DEP_POOL.min(), plan.ring(r).depEntries());
         }
         long[] w = plan.taskWindows();
         RunConfig exact = RunConfig.defaults().withRingTaskWindow(RingSize.of(w[0], w[1], w[2], w[3]))
@@ -216,7 +217,7 @@ class RingPlanRuntimeTest {
         for (int ring = 0; ring < RuntimeEnv.RINGS; ring++) {
             long need = plan.ring(ring).heapBytes();
             for (long size : new long[] {need - 1024, need / 2}) {
-                if (size < RuntimeEnv.MIN_HEAP) {
+                if (size < RingField.HEAP.min()) {
                     continue;
                 }
                 long[] h = new long[RuntimeEnv.RINGS];
@@ -237,7 +238,7 @@ class RingPlanRuntimeTest {
         RingPlan plan = RingPlanner.plan(c.program());
         for (int ring = 0; ring < RuntimeEnv.RINGS; ring++) {
             long half = plan.ring(ring).recommendedTaskWindow() / 2;
-            if (half < RuntimeEnv.MIN_TASK_WINDOW || half > plan.ring(ring).liveTasks()) {
+            if (half < RingField.TASK_WINDOW.min() || half > plan.ring(ring).liveTasks()) {
                 continue;
             }
             long[] w = new long[RuntimeEnv.RINGS];

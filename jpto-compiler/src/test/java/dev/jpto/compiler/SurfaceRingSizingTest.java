@@ -215,9 +215,9 @@ class SurfaceRingSizingTest {
                         assertThat(e.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK);
                         assertThat(e.orchErrorCode()).isEqualTo(2);
                         assertThat(e.getMessage()).startsWith("orch_error_code=2 HEAP_RING_DEADLOCK - ")
-                                .contains("set ring_heap for ring 0")
-                                .contains("the static ring plan of 'heap_hog' needs ring 0 heap 128KiB (in force 64KiB);"
-                                        + " use runtime_cfg ring_heap=1MiB")
+                                .contains("set ring_heap for ring 0 to at least 1MiB (runtime_cfg "
+                                        + "ring_heap=1MiB,64KiB,64KiB,64KiB); the static ring plan of 'heap_hog' needs ring_heap 1MiB on ring 0 (in force "
+                                        + "64KiB); use runtime_cfg ring_heap=1MiB (or ring_heap=auto)")
                                 .endsWith("[runtime_status=-2]");
                     });
 

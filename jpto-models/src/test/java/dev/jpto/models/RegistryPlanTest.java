@@ -24,6 +24,7 @@ import dev.jpto.lib.runner.RuntimeCfg;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Sizes;
@@ -113,7 +114,7 @@ class RegistryPlanTest {
             assertThat((double) need.heapBytes()).as(where + " heap_needed ≤ 1.25 × heap_max")
                     .isLessThanOrEqualTo(1.25 * measured.heapMax());
             assertThat(need.recommendedHeap()).as(where + " ring_heap is heap_needed rounded up to a MiB")
-                    .isLessThan(Math.max(need.heapBytes(), RuntimeEnv.MIN_HEAP) + (1L << 20));
+                    .isLessThan(Math.max(need.heapBytes(), RingField.HEAP.min()) + (1L << 20));
             assertThat(measured.taskWindowMax()).as(where + " task_window_max")
                     .isBetween(need.liveTasks(), need.recommendedTaskWindow() - 1);
         }
@@ -165,8 +166,8 @@ class RegistryPlanTest {
         Optional<String> advice = plan.advice(CallConfigs.from(at256).runtimeEnv());
         assertThat(advice).as("the plan rejects ring_heap=256MiB").isPresent();
         for (int r : shortRings) {
-            assertThat(advice.get()).contains("ring " + r + " heap " + Sizes.format(plan.ring(r).heapBytes())
-                    + " (in force 256MiB)");
+            assertThat(advice.get()).contains("ring_heap " + Sizes.format(plan.ring(r).recommendedHeap()) + " on ring "
+                    + r + " (in force 256MiB)");
         }
         assertThat(advice.get()).contains("ring_heap=" + plan.runtimeCfg().get("ring_heap"));
 

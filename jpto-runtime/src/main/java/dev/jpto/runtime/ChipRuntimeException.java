@@ -2,6 +2,7 @@ package dev.jpto.runtime;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * A failed run. Carries the two latched codes and {@code runtime_status} (−orch code if set, else −sched code),
@@ -14,14 +15,33 @@ public final class ChipRuntimeException extends RuntimeException {
     private final ErrorCode error;
     private final int orchErrorCode;
     private final int schedErrorCode;
+    /** What failed, without the ring advice; the whole detail when there is no shortfall. */
+    private final String facts;
+    /** The ring capacity that was too small (codes 1–4), or null. */
+    private final transient RingShortfall shortfall;
     /** DFX files the failed run wrote (its trace, graph, dumps up to the failure); set by the chip after the run. */
     private transient List<Path> diagnosticFiles = List.of();
 
     public ChipRuntimeException(ErrorCode error, String detail, Throwable cause) {
-        super(format(error, detail), cause);
+        this(error, detail, null, cause);
+    }
+
+    /**
+     * A failure on a ring capacity: the detail is {@code facts} followed by the one advice of {@code shortfall}
+     * ({@link RingShortfall#advice()}).
+     */
+    public ChipRuntimeException(ErrorCode error, String facts, RingShortfall shortfall, Throwable cause) {
+        this(error, facts, shortfall, "", cause);
+    }
+
+    private ChipRuntimeException(ErrorCode error, String facts, RingShortfall shortfall, String more,
+                                 Throwable cause) {
+        super(format(error, (shortfall == null ? facts : facts + "; " + shortfall.advice()) + more), cause);
         this.error = error;
         this.orchErrorCode = error.scheduler() ? 0 : error.code();
         this.schedErrorCode = error.scheduler() ? error.code() : 0;
+        this.facts = facts;
+        this.shortfall = shortfall;
     }
 
     public ChipRuntimeException(ErrorCode error, String detail) {
@@ -36,6 +56,24 @@ public final class ChipRuntimeException extends RuntimeException {
 
     public ErrorCode error() {
         return error;
+    }
+
+    /** The ring capacity this failure found too small, if it was one. */
+    public Optional<RingShortfall> shortfall() {
+        return Optional.ofNullable(shortfall);
+    }
+
+    /** What failed, without the prefix, the ring advice and the status suffix. */
+    public String facts() {
+        return facts;
+    }
+
+    /**
+     * This failure advising {@code advice} (the same field and ring, a need at least this one's) instead of its
+     * own shortfall, then {@code more} (e.g. {@code "; the static ring plan …"}); it wraps this one.
+     */
+    public ChipRuntimeException advising(RingShortfall advice, String more) {
+        return new ChipRuntimeException(error, facts, advice, more, this);
     }
 
     public int orchErrorCode() {

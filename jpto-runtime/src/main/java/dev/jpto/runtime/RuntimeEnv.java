@@ -4,34 +4,26 @@ import java.util.Arrays;
 
 /**
  * Per-ring sizes (simpler's {@code CallConfig.runtime_env}): four entries per resource, one per ring; 0 keeps
- * the compile default of that ring. Rules (spec b.1): task window a power of two in [4, 2^30]; heap ≥ 1024
- * bytes (no power-of-two rule here — that stricter rule belongs to the compiler's RunConfig); dep pool in
- * [4, 2^31−1]. There is no environment-variable tier: the entry wins, else the default.
+ * the compile default of that ring. Names, defaults and rules are {@link RingField}'s (spec b.1). There is no
+ * environment-variable tier: the entry wins, else the default.
  */
 public record RuntimeEnv(long[] ringTaskWindow, long[] ringHeap, long[] ringDepPool) {
-    public static final int RINGS = 4;
-    public static final long DEFAULT_TASK_WINDOW = 16384;
-    public static final long DEFAULT_HEAP = 256L << 20;
-    public static final long DEFAULT_DEP_POOL = 16384;
-    public static final long MIN_TASK_WINDOW = 4;
-    public static final long MAX_TASK_WINDOW = 1L << 30;
-    public static final long MIN_HEAP = 1024;
-    public static final long MIN_DEP_POOL = 4;
-    public static final long MAX_DEP_POOL = Integer.MAX_VALUE;
+    /** Rings per chip ({@link RingField#RINGS}). */
+    public static final int RINGS = RingField.RINGS;
 
     public RuntimeEnv {
-        ringTaskWindow = four("ring_task_window", ringTaskWindow);
-        ringHeap = four("ring_heap", ringHeap);
-        ringDepPool = four("ring_dep_pool", ringDepPool);
+        ringTaskWindow = four(RingField.TASK_WINDOW, ringTaskWindow);
+        ringHeap = four(RingField.HEAP, ringHeap);
+        ringDepPool = four(RingField.DEP_POOL, ringDepPool);
     }
 
-    private static long[] four(String name, long[] v) {
+    private static long[] four(RingField field, long[] v) {
         if (v == null) {
             return new long[RINGS];
         }
         if (v.length != RINGS) {
-            throw new IllegalArgumentException("RuntimeEnv." + name + " list must contain exactly 4 entries (one per "
-                    + "ring, 0 = default): got " + v.length + " " + Arrays.toString(v));
+            throw new IllegalArgumentException("RuntimeEnv." + field.key() + " list must contain exactly " + RINGS
+                    + " entries (one per ring, 0 = default): got " + v.length + " " + Arrays.toString(v));
         }
         return v.clone();
     }
@@ -60,6 +52,15 @@ public record RuntimeEnv(long[] ringTaskWindow, long[] ringHeap, long[] ringDepP
         return new RuntimeEnv(ringTaskWindow, ringHeap, v.length == 1 ? broadcast(v[0]) : v);
     }
 
+    /** A copy with {@code field}'s four entries replaced. */
+    public RuntimeEnv with(RingField field, long... v) {
+        return switch (field) {
+            case TASK_WINDOW -> withRingTaskWindow(v);
+            case HEAP -> withRingHeap(v);
+            case DEP_POOL -> withRingDepPool(v);
+        };
+    }
+
     @Override
     public long[] ringTaskWindow() {
         return ringTaskWindow.clone();
@@ -75,44 +76,44 @@ public record RuntimeEnv(long[] ringTaskWindow, long[] ringHeap, long[] ringDepP
         return ringDepPool.clone();
     }
 
+    /** The four entries of {@code field} as configured (0 = default). */
+    public long[] entries(RingField field) {
+        return raw(field).clone();
+    }
+
+    private long[] raw(RingField field) {
+        return switch (field) {
+            case TASK_WINDOW -> ringTaskWindow;
+            case HEAP -> ringHeap;
+            case DEP_POOL -> ringDepPool;
+        };
+    }
+
+    /** The capacity of {@code field} in force on {@code ring}. */
+    public long inForce(RingField field, int ring) {
+        return field.inForce(raw(field)[ring]);
+    }
+
     /** The task window in force on {@code ring}. */
     public long taskWindow(int ring) {
-        return ringTaskWindow[ring] != 0 ? ringTaskWindow[ring] : DEFAULT_TASK_WINDOW;
+        return inForce(RingField.TASK_WINDOW, ring);
     }
 
     /** The heap bytes in force on {@code ring}. */
     public long heap(int ring) {
-        return ringHeap[ring] != 0 ? ringHeap[ring] : DEFAULT_HEAP;
+        return inForce(RingField.HEAP, ring);
     }
 
     /** The dep pool entries in force on {@code ring}. */
     public long depPool(int ring) {
-        return ringDepPool[ring] != 0 ? ringDepPool[ring] : DEFAULT_DEP_POOL;
+        return inForce(RingField.DEP_POOL, ring);
     }
 
-    /** Checks every non-zero entry; the message names field, ring, rule, value and a valid value to try. */
+    /** Checks every non-zero entry ({@link RingField#validate}) and that the heaps of all rings sum below 2^63. */
     public void validate() {
         for (int r = 0; r < RINGS; r++) {
-            long w = ringTaskWindow[r];
-            if (w != 0 && (w < MIN_TASK_WINDOW || w > MAX_TASK_WINDOW || Long.bitCount(w) != 1)) {
-                long fix = w < MIN_TASK_WINDOW ? MIN_TASK_WINDOW
-                        : Math.min(MAX_TASK_WINDOW, Long.highestOneBit(w - 1) << 1);
-                throw new IllegalArgumentException("ring_task_window for ring " + r + " must be a power of two in ["
-                        + MIN_TASK_WINDOW + ", " + MAX_TASK_WINDOW + "] (0 = default " + DEFAULT_TASK_WINDOW
-                        + "): ring_task_window[" + r + "]=" + w + " (try " + fix + ")");
-            }
-            long h = ringHeap[r];
-            if (h != 0 && h < MIN_HEAP) {
-                throw new IllegalArgumentException("ring_heap for ring " + r + " must be at least " + MIN_HEAP
-                        + " bytes (0 = default " + Sizes.format(DEFAULT_HEAP) + "): ring_heap[" + r + "]=" + h
-                        + " (try " + MIN_HEAP + " or more, e.g. 512MiB)");
-            }
-            long d = ringDepPool[r];
-            if (d != 0 && (d < MIN_DEP_POOL || d > MAX_DEP_POOL)) {
-                long fix = d < MIN_DEP_POOL ? MIN_DEP_POOL : MAX_DEP_POOL;
-                throw new IllegalArgumentException("ring_dep_pool for ring " + r + " must be in [" + MIN_DEP_POOL
-                        + ", " + MAX_DEP_POOL + "] (0 = default " + DEFAULT_DEP_POOL + "): ring_dep_pool[" + r + "]="
-                        + d + " (try " + fix + ")");
+            for (RingField f : RingField.values()) {
+                f.validate(r, raw(f)[r]);
             }
         }
         long total = 0;

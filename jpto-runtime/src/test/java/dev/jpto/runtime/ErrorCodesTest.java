@@ -83,14 +83,14 @@ class ErrorCodesTest {
                 .startsWith("orch_error_code=2 HEAP_RING_DEADLOCK - the task allocator could not reserve 301989888 heap "
                         + "bytes on ring 1 (capacity 268435456, in use 0")
                 .contains("scope depth 1", "kernel 'prefill_attention'", "larger than the ring's whole heap")
-                .contains("set ring_heap for ring 1 to at least 512MiB (runtime_cfg ring_heap=0,512MiB,0,0, or "
-                        + "ring_heap=512MiB for all rings)");
-        // The recommendation works.
+                .contains("set ring_heap for ring 1 to at least 288MiB (runtime_cfg ring_heap=0,288MiB,0,0)");
+        assertThat(e.shortfall()).hasValue(new RingShortfall(RingField.HEAP, 1, request, new long[4]));
+        // The recommendation, taken literally, works.
         chip.run(orch -> {
             try (Scope s = orch.scope()) {
                 orch.submit("prefill_attention", CoreType.AIC, NOOP, Arg.output(DType.INT8, request));
             }
-        }, CallConfig.defaults().withRuntimeEnv(RuntimeEnv.defaults().withRingHeap(0, 512 * MIB, 0, 0)));
+        }, CallConfig.defaults().withRuntimeEnv(RuntimeEnv.defaults().withRingHeap(0, 288 * MIB, 0, 0)));
     }
 
     @Test
@@ -110,8 +110,8 @@ class ErrorCodesTest {
                 .contains("could not reserve " + each + " heap bytes on ring 1 (capacity 268435456, in use "
                         + 2 * each + ", available " + (256 * MIB - 2 * each))
                 .contains("kernel 'layer2'", "scope-gated", "live tasks 2/16384")
-                .contains("set ring_heap for ring 1 to at least 512MiB");
-        chip.run(prog, CallConfig.defaults().withRuntimeEnv(RuntimeEnv.defaults().withRingHeap(512 * MIB)));
+                .contains("set ring_heap for ring 1 to at least 300MiB (runtime_cfg ring_heap=0,300MiB,0,0)");
+        chip.run(prog, CallConfig.defaults().withRuntimeEnv(RuntimeEnv.defaults().withRingHeap(0, 300 * MIB, 0, 0)));
     }
 
     @Test
@@ -336,6 +336,6 @@ class ErrorCodesTest {
         assertThat(e.getMessage()).startsWith("orch_error_code=4 DEP_POOL_OVERFLOW - Fanin Spill Pool Deadlock: the "
                 + "fanin spill pool of ring 0 (fanin edges past 64 per task) could not supply an entry (capacity 100, "
                 + "in use 100").contains("kernel 'join3'", "scope-gated",
-                "set ring_dep_pool for ring 0 to at least 200");
+                "set ring_dep_pool for ring 0 to at least 128 (runtime_cfg ring_dep_pool=128,0,0,0)");
     }
 }

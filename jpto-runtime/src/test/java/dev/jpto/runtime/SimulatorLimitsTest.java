@@ -49,7 +49,7 @@ class SimulatorLimitsTest {
                 .hasMessageContaining("more than this JVM's maximum heap of 256MiB")
                 .hasMessageContaining("ring_task_window=1048576,1048576,1048576,1048576")
                 .hasMessageContaining("ring_dep_pool=65536,65536,65536,65536")
-                .hasMessageContaining("the defaults " + RuntimeEnv.DEFAULT_TASK_WINDOW)
+                .hasMessageContaining("the defaults " + RingField.TASK_WINDOW.defaultValue())
                 .hasMessageContaining("JPTO_JAVA_OPTS=-Xmx" + ((need >> 30) + 2) + "g");
         Chip.checkSimulatorLimits(big, need); // exactly enough
         Chip.checkSimulatorLimits(CallConfig.defaults(), 256L << 20);

@@ -1,15 +1,18 @@
 package dev.jpto.compiler.launch;
 
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.ChipRuntimeException;
+import dev.jpto.runtime.RingShortfall;
 import java.util.Optional;
 
 /**
  * Adds the whole program's ring requirement to a ring deadlock. The chip only sees the allocation that got
  * stuck, so its advice is one step; the static plan ({@link RingPlanner}) knows what every scope holds, so the
- * user can size all rings in one go.
+ * user can size all rings in one go. The stuck ring gets one size: the larger of the chip's need and the
+ * plan's recommendation, in the message's advice and in the plan's runtime_cfg alike.
  */
 final class RingAdvice {
     private static final String STATUS = " [runtime_status=";
@@ -19,15 +22,18 @@ final class RingAdvice {
     }
 
     static ChipRuntimeException explain(ChipRuntimeException e, Program program, CallConfig call) {
-        Optional<String> advice = switch (e.error()) {
-            case HEAP_RING_DEADLOCK, FLOW_CONTROL_DEADLOCK, SCOPE_DEADLOCK, DEP_POOL_OVERFLOW ->
-                    RingPlanner.plan(program).advice(call.runtimeEnv());
-            default -> Optional.empty();
-        };
-        if (advice.isEmpty()) {
+        Optional<RingShortfall> chip = e.shortfall();
+        if (chip.isEmpty()) {
             return e;
         }
-        return new ChipRuntimeException(e.error(), detail(e) + "; " + advice.get(), e);
+        RingPlan plan = RingPlanner.plan(program);
+        RingShortfall stuck = chip.get();
+        RingShortfall advice = stuck.atLeast(plan.ring(stuck.ring()).recommended(stuck.field()));
+        Optional<String> more = plan.covering(advice).advice(call.runtimeEnv());
+        if (more.isEmpty() && advice.equals(stuck)) {
+            return e;
+        }
+        return e.advising(advice, more.map(m -> "; " + m).orElse(""));
     }
 
     /**

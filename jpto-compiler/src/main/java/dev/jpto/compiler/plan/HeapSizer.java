@@ -1,5 +1,6 @@
 package dev.jpto.compiler.plan;
 
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.chip.HeapLayout;
 import dev.jpto.runtime.RuntimeEnv;
 
@@ -19,7 +20,7 @@ final class HeapSizer {
 
     /** Whether every allocation of {@code trace} succeeds on a heap ring of {@code size} bytes. */
     static boolean passes(RingTrace trace, long size) {
-        if (size < RuntimeEnv.MIN_HEAP) {
+        if (size < RingField.HEAP.min()) {
             return false;
         }
         HeapLayout.Model heap = new HeapLayout.Model(size);
@@ -53,7 +54,7 @@ final class HeapSizer {
         if (trace.totalBytes() == 0) {
             return 0;
         }
-        long lo = roundUp(Math.max(RuntimeEnv.MIN_HEAP, Math.max(liveBytes, trace.maxBytes())), UNIT);
+        long lo = roundUp(Math.max(RingField.HEAP.min(), Math.max(liveBytes, trace.maxBytes())), UNIT);
         if (passes(trace, lo)) {
             return lo;
         }

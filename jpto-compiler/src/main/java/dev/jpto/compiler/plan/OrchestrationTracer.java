@@ -7,6 +7,7 @@ import dev.jpto.compiler.ir.SubmitArg;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.ir.TensorExpr;
 import dev.jpto.runtime.Direction;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.chip.HeapLayout;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.ScopeKind;
@@ -19,10 +20,10 @@ import java.util.Set;
 
 /**
  * Runs a program's orchestration without kernels, the way {@code ProgramInterpreter} drives the runtime: loops
- * evaluated, scopes opened and closed (ring = min(depth, 3), the root scope is depth 0), intermediates bound to
- * the task that produced them, and per submit the packed heap bytes, the dependency edges (creator edges and
- * TensorMap lookups, and explicit ones; a manual scope has only the explicit ones) and the oldest still-pinned task
- * of its ring. An SPMD submit is one task, whatever its block count.
+ * evaluated, scopes opened and closed (ring = {@code RingField.ringOf(depth)}, the root scope is depth 0),
+ * intermediates bound to the task that produced them, and per submit the packed heap bytes, the dependency edges
+ * (creator edges and TensorMap lookups, and explicit ones; a manual scope has only the explicit ones) and the oldest
+ * still-pinned task of its ring. An SPMD submit is one task, whatever its block count.
  */
 final class OrchestrationTracer {
     /** An open scope: its depth and the local id of its first task on its ring (−1 while it has none). */
@@ -32,7 +33,7 @@ final class OrchestrationTracer {
         int first = -1;
 
         OpenScope(int depth, boolean manual) {
-            this.ring = Math.min(depth, RuntimeEnv.RINGS - 1);
+            this.ring = RingField.ringOf(depth);
             this.manual = manual;
         }
     }

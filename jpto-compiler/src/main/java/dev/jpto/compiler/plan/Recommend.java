@@ -1,44 +1,35 @@
 package dev.jpto.compiler.plan;
 
-import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.RingField;
 
 /**
- * Rounding of planned needs to runtime_cfg values. Task windows must be powers of two (the runtime's rule). Heaps
- * are rounded to a MiB multiple, not to a power of two: RunConfig accepts any ring_heap ≥ 1024 bytes, and a
- * power of two would cost up to 2× memory for nothing (a 520 MiB need would become 1 GiB). Dep pools have no
- * rounding rule; a power of two keeps the numbers readable and costs at most 2× of a small pool.
+ * Planned needs as runtime_cfg values: each field's own advice rounding ({@link RingField#advised}), the rule the
+ * runtime's allocator errors use too. A heap is stepped up further when the rounded size fails the replay.
  */
 final class Recommend {
-    /** Heap recommendations are multiples of this. */
-    static final long HEAP_UNIT = 1L << 20;
-
     private Recommend() {
     }
 
+    /** The window that holds {@code liveTasks} with the one slot the ring keeps free. */
     static long taskWindow(long liveTasks) {
-        long need = Math.max(RuntimeEnv.MIN_TASK_WINDOW, liveTasks + 1);
-        long w = ceilPow2(need);
-        if (w > RuntimeEnv.MAX_TASK_WINDOW) {
+        long need = liveTasks + 1;
+        if (need > RingField.TASK_WINDOW.max()) {
             throw new IllegalArgumentException("the program keeps " + liveTasks + " tasks live on one ring, more than "
-                    + "the largest task window (" + RuntimeEnv.MAX_TASK_WINDOW + ") admits; split its scopes");
+                    + "the largest task window (" + RingField.TASK_WINDOW.max() + ") admits; split its scopes");
         }
-        return w;
+        return RingField.TASK_WINDOW.advised(need);
     }
 
     static long heap(RingTrace trace, long heapBytes) {
-        long h = HeapSizer.roundUp(Math.max(heapBytes, RuntimeEnv.MIN_HEAP), HEAP_UNIT);
+        long h = RingField.HEAP.advised(heapBytes);
         // Passing is not monotone in every corner: step up until the rounded size passes too.
         while (heapBytes > 0 && !HeapSizer.passes(trace, h)) {
-            h += HEAP_UNIT;
+            h = RingField.HEAP.advised(h + 1);
         }
         return h;
     }
 
     static long depPool(long entries) {
-        return Math.min(RuntimeEnv.MAX_DEP_POOL, ceilPow2(Math.max(RuntimeEnv.MIN_DEP_POOL, entries)));
-    }
-
-    static long ceilPow2(long v) {
-        return v <= 1 ? 1 : Long.highestOneBit(v - 1) << 1;
+        return RingField.DEP_POOL.advised(entries);
     }
 }

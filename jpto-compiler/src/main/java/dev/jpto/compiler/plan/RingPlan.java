@@ -1,13 +1,16 @@
 package dev.jpto.compiler.plan;
 
+import dev.jpto.runtime.RingField;
+import dev.jpto.runtime.RingShortfall;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
-import dev.jpto.runtime.Sizes;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.ToLongFunction;
 
 /**
@@ -19,8 +22,8 @@ import java.util.function.ToLongFunction;
 public record RingPlan(String program, List<RingNeed> rings) {
     public RingPlan {
         rings = List.copyOf(rings);
-        if (rings.size() != RuntimeEnv.RINGS) {
-            throw new IllegalArgumentException("a ring plan has " + RuntimeEnv.RINGS + " rings, got " + rings.size());
+        if (rings.size() != RingField.RINGS) {
+            throw new IllegalArgumentException("a ring plan has " + RingField.RINGS + " rings, got " + rings.size());
         }
     }
 
@@ -33,7 +36,7 @@ public record RingPlan(String program, List<RingNeed> rings) {
             throw new IllegalArgumentException("a covering ring plan needs at least one plan");
         }
         List<RingNeed> rings = new ArrayList<>();
-        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             long tasks = 0;
             long live = 0;
             long liveHeap = 0;
@@ -64,25 +67,42 @@ public record RingPlan(String program, List<RingNeed> rings) {
 
     /** Recommended {@code ring_task_window} per ring. */
     public long[] taskWindows() {
-        return each(RingNeed::recommendedTaskWindow);
+        return recommended(RingField.TASK_WINDOW);
     }
 
     /** Recommended {@code ring_heap} per ring, in bytes. */
     public long[] heaps() {
-        return each(RingNeed::recommendedHeap);
+        return recommended(RingField.HEAP);
     }
 
     /** Recommended {@code ring_dep_pool} per ring. */
     public long[] depPools() {
-        return each(RingNeed::recommendedDepPool);
+        return recommended(RingField.DEP_POOL);
     }
 
     private long[] each(ToLongFunction<RingNeed> f) {
-        long[] v = new long[RuntimeEnv.RINGS];
+        long[] v = new long[RingField.RINGS];
         for (int r = 0; r < v.length; r++) {
             v[r] = f.applyAsLong(rings.get(r));
         }
         return v;
+    }
+
+    /** The recommended values of {@code field}, one per ring. */
+    public long[] recommended(RingField field) {
+        return each(n -> n.recommended(field));
+    }
+
+    /**
+     * This plan with the recommendation for the shortfall's field and ring raised to at least what the
+     * shortfall advises, so that a message quoting both gives one size for that ring.
+     */
+    public RingPlan covering(RingShortfall shortfall) {
+        List<RingNeed> raised = new ArrayList<>(rings);
+        RingNeed n = rings.get(shortfall.ring());
+        raised.set(shortfall.ring(), n.recommending(shortfall.field(), Math.max(n.recommended(shortfall.field()),
+                shortfall.advised())));
+        return new RingPlan(program, raised);
     }
 
     /**
@@ -92,47 +112,43 @@ public record RingPlan(String program, List<RingNeed> rings) {
      */
     public Map<String, String> runtimeCfg() {
         Map<String, String> m = new LinkedHashMap<>();
-        m.put("ring_task_window", join(taskWindows(), false));
-        m.put("ring_heap", join(heaps(), true));
-        m.put("ring_dep_pool", join(depPools(), false));
+        for (RingField f : RingField.values()) {
+            m.put(f.key(), join(f, recommended(f)));
+        }
         return m;
     }
 
-    private static String join(long[] v, boolean bytes) {
+    private static String join(RingField field, long[] v) {
         boolean same = true;
         for (long x : v) {
             same &= x == v[0];
         }
         StringBuilder sb = new StringBuilder();
         for (int r = 0; r < (same ? 1 : v.length); r++) {
-            if (r > 0) {
-                sb.append(',');
-            }
-            sb.append(bytes ? Sizes.format(v[r]) : Long.toString(v[r]));
+            sb.append(r == 0 ? "" : ",").append(field.format(v[r]));
         }
         return sb.toString();
     }
 
     /**
      * What the ring sizes in force ({@code env}, defaults applied) lack for this plan, as a sentence with the
-     * runtime_cfg to use instead; empty when every ring holds its planned task window and heap. Dep pools are
-     * mentioned only as "may need" (the planned entries are an upper bound). A heap at or above the planned
-     * minimum is taken to pass (true in all but rare wrap corners; the recommendation itself is checked).
+     * runtime_cfg to use instead; empty when every ring holds its recommended task window and heap. Each ring is
+     * named with the recommended value, the one size to set. Dep pools are mentioned only as "may need" (the
+     * planned entries are an upper bound). A heap at or above the planned minimum is taken to pass (true in all
+     * but rare wrap corners; the recommendation itself is checked).
      */
     public Optional<String> advice(RuntimeEnv env) {
         List<String> shortOf = new ArrayList<>();
-        Map<String, String> cfg = runtimeCfg();
-        Map<String, String> use = new LinkedHashMap<>();
+        Set<RingField> use = EnumSet.noneOf(RingField.class);
         for (RingNeed n : rings) {
             int r = n.ring();
             if (env.taskWindow(r) <= n.liveTasks()) {
-                shortOf.add("ring " + r + " task window > " + n.liveTasks() + " (in force " + env.taskWindow(r) + ")");
-                use.put("ring_task_window", cfg.get("ring_task_window"));
+                shortOf.add(needs(RingField.TASK_WINDOW, n, env));
+                use.add(RingField.TASK_WINDOW);
             }
             if (env.heap(r) < n.heapBytes()) {
-                shortOf.add("ring " + r + " heap " + Sizes.format(n.heapBytes()) + " (in force "
-                        + Sizes.format(env.heap(r)) + ")");
-                use.put("ring_heap", cfg.get("ring_heap"));
+                shortOf.add(needs(RingField.HEAP, n, env));
+                use.add(RingField.HEAP);
             }
         }
         if (shortOf.isEmpty()) {
@@ -140,16 +156,19 @@ public record RingPlan(String program, List<RingNeed> rings) {
         }
         for (RingNeed n : rings) {
             if (env.depPool(n.ring()) < n.depEntries()) {
-                shortOf.add("ring " + n.ring() + " may need up to " + n.depEntries() + " dep pool entries (in force "
-                        + env.depPool(n.ring()) + ")");
-                use.put("ring_dep_pool", cfg.get("ring_dep_pool"));
+                shortOf.add("may need " + needs(RingField.DEP_POOL, n, env));
+                use.add(RingField.DEP_POOL);
             }
         }
-        List<String> kv = new ArrayList<>();
-        use.forEach((k, v) -> kv.add(k + "=" + v));
+        Map<String, String> cfg = runtimeCfg();
         return Optional.of("the static ring plan of '" + program + "' needs " + String.join(", ", shortOf)
-                + "; use runtime_cfg " + String.join(" ", kv) + " (or " + String.join(" ", use.keySet().stream()
-                .map(k -> k + "=auto").toList()) + ")");
+                + "; use runtime_cfg " + String.join(" ", use.stream().map(f -> f.key() + "=" + cfg.get(f.key()))
+                .toList()) + " (or " + String.join(" ", use.stream().map(f -> f.key() + "=auto").toList()) + ")");
+    }
+
+    private static String needs(RingField field, RingNeed n, RuntimeEnv env) {
+        return field.key() + " " + field.format(n.recommended(field)) + " on ring " + n.ring() + " (in force "
+                + field.format(env.inForce(field, n.ring())) + ")";
     }
 
     /** {@link #runtimeCfg()} as {@code --runtime-cfg} arguments on one line. */

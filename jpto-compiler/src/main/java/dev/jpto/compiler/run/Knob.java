@@ -7,12 +7,13 @@ import java.lang.annotation.Target;
 
 /**
  * The description of a {@link RunConfig} component, for help text ({@link RunConfigKeys#help()}). The key and
- * the default come from the component itself; this is the only other thing said about it.
+ * the default come from the component itself; this is the only other thing said about it. A ring size
+ * ({@link RingSize}) has none: its help is its {@code dev.jpto.runtime.RingField}'s.
  */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.RECORD_COMPONENT)
 public @interface Knob {
-    String value();
+    String value() default "";
 
     /**
      * Whether the setting describes what the program needs (ring sizes, threads), so that a work dir may carry

@@ -1,5 +1,6 @@
 package dev.jpto.compiler.run;
 
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.Sizes;
 
 /**
@@ -10,8 +11,6 @@ import dev.jpto.runtime.Sizes;
  * recommends" and is resolved, per ring, when a dispatch has the program ({@link AutoRings}).
  */
 public sealed interface RingSize {
-    int RINGS = 4;
-
     /** Not set: the runtime's defaults apply to every ring. */
     record Absent() implements RingSize {
     }
@@ -20,7 +19,7 @@ public sealed interface RingSize {
     record Uniform(long value) implements RingSize {
     }
 
-    /** One value per ring (ring = min(scope depth, 3)); 0 keeps that ring's default. */
+    /** One value per ring ({@code RingField.ringOf(scope depth)}); 0 keeps that ring's default. */
     record PerRing(long ring0, long ring1, long ring2, long ring3) implements RingSize {
     }
 
@@ -59,7 +58,7 @@ public sealed interface RingSize {
     /** The four CallConfig.runtime_env entries this sets (0 = default). */
     default long[] entries() {
         return switch (this) {
-            case Absent a -> new long[RINGS];
+            case Absent a -> new long[RingField.RINGS];
             case Uniform u -> new long[] {u.value(), u.value(), u.value(), u.value()};
             case PerRing p -> new long[] {p.ring0(), p.ring1(), p.ring2(), p.ring3()};
             case Auto a -> throw new IllegalStateException("ring size 'auto' has no entries until it is resolved "
@@ -89,8 +88,8 @@ public sealed interface RingSize {
             return auto();
         }
         String[] parts = text.split(",", -1);
-        if (parts.length != 1 && parts.length != RINGS) {
-            throw new IllegalArgumentException(key + " takes one value or exactly " + RINGS
+        if (parts.length != 1 && parts.length != RingField.RINGS) {
+            throw new IllegalArgumentException(key + " takes one value or exactly " + RingField.RINGS
                     + " comma-separated values (one per ring, 0 = default): " + key + "=" + text + " has "
                     + parts.length + " values (e.g. " + key + "=512MiB or " + key + "=0,0,512MiB,0)");
         }

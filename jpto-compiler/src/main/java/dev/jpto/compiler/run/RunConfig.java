@@ -2,6 +2,7 @@ package dev.jpto.compiler.run;
 
 import dev.jpto.runtime.CallConfig;
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.chip.Chip;
 import java.util.Map;
 import java.util.Objects;
@@ -24,17 +25,17 @@ import java.util.regex.Pattern;
  * @param enableDepGen     write the dependency graph (deps.json)
  * @param enableScopeStats write scope statistics (scope_stats/scope_stats.jsonl)
  * @param outputPrefix     directory for DFX outputs; required when any DFX flag is on; "" = none
- * @param ringTaskWindow   task slots per ring (power of two in [4, 2^30]), or auto (from the ring plan)
- * @param ringHeap         heap bytes per ring (≥ 1024), or auto (from the ring plan)
- * @param ringDepPool      dependency entries per ring (in [4, 2^31−1]), or auto (from the ring plan)
+ * @param ringTaskWindow   task slots per ring ({@link RingField#TASK_WINDOW}), or auto (from the ring plan)
+ * @param ringHeap         heap bytes per ring ({@link RingField#HEAP}), or auto (from the ring plan)
+ * @param ringDepPool      dependency entries per ring ({@link RingField#DEP_POOL}), or auto (from the ring plan)
  * @param osEnv            OS environment overrides for the run — not ring sizing (see {@link OsEnv} for what is
  *                         accepted); host-only
  *
- * <p>Validation choices (spec g.1 and h.2): ring ranges are simpler's ({@code RuntimeEnv.validate}, applied by
- * {@link CallConfigs#from}); in particular {@code ring_heap} needs ≥ 1024 bytes but not a power of two, because
- * the simulated heap ring allocates any size exactly and a power-of-two rule would only reject working sizes
- * such as 768MiB. Like pypto, a scalar 0 is rejected (omit the field to keep defaults) while 0 inside a
- * four-value list keeps that ring's default. Booleans are not accepted for the integer DFX levels.
+ * <p>Validation choices (spec g.1 and h.2): ring ranges are simpler's ({@link RingField}, applied by
+ * {@link CallConfigs#from}); in particular {@code ring_heap} has no power-of-two rule, because the simulated heap
+ * ring allocates any size exactly and such a rule would only reject working sizes such as 768MiB. Like pypto, a
+ * scalar 0 is rejected (omit the field to keep defaults) while 0 inside a four-value list keeps that ring's
+ * default. Booleans are not accepted for the integer DFX levels.
  */
 public record RunConfig(
         @Knob("chip platform: a2a3sim, a5sim (a2a3, a5: hardware, not in this build)") Platform platform,
@@ -47,12 +48,9 @@ public record RunConfig(
         @Knob("write the dependency graph deps.json") boolean enableDepGen,
         @Knob("write scope_stats/scope_stats.jsonl") boolean enableScopeStats,
         @Knob("directory for DFX outputs; required when a DFX flag is on") String outputPrefix,
-        @Knob(value = "task slots per ring: N or r0,r1,r2,r3 (power of two in [4, 2^30]; 0 in a list = default 16384)",
-                programNeed = true) RingSize ringTaskWindow,
-        @Knob(value = "heap bytes per ring: 512MiB or r0,r1,r2,r3 (>= 1024; 0 in a list = default 256MiB)",
-                programNeed = true) RingSize ringHeap,
-        @Knob(value = "dependency entries per ring: N or r0,r1,r2,r3 (in [4, 2^31-1]; 0 in a list = default 16384)",
-                programNeed = true) RingSize ringDepPool,
+        @Knob(programNeed = true) RingSize ringTaskWindow,
+        @Knob(programNeed = true) RingSize ringHeap,
+        @Knob(programNeed = true) RingSize ringDepPool,
         @Knob("OS environment for the chip host, NAME=value,...: " + OsEnv.SCHEDULER_TIMEOUT_MS
                 + " only (not ring sizing)") Map<String, String> osEnv) {
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");

@@ -2,6 +2,7 @@ package dev.jpto.compiler.run;
 
 import dev.jpto.compiler.text.DidYouMean;
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.RingField;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -60,9 +61,14 @@ public final class RunConfigKeys {
             if (knob == null) {
                 throw new IllegalStateException("RunConfig component " + c.getName() + " has no @Knob description");
             }
-            String def = asMap(d).getOrDefault(snakeCase(c.getName()), "");
-            lines.add(String.format(Locale.ROOT, "%-22s %-10s %s", snakeCase(c.getName()),
-                    def.isEmpty() ? "(unset)" : def, knob.value()));
+            String key = snakeCase(c.getName());
+            String def = asMap(d).getOrDefault(key, "");
+            String text = c.getType() == RingSize.class ? RingField.byKey(key).help() + "; auto = the ring plan's"
+                    : knob.value();
+            if (text.isEmpty()) {
+                throw new IllegalStateException("RunConfig component " + c.getName() + " has an empty @Knob");
+            }
+            lines.add(String.format(Locale.ROOT, "%-22s %-10s %s", key, def.isEmpty() ? "(unset)" : def, text));
         }
         return List.copyOf(lines);
     }

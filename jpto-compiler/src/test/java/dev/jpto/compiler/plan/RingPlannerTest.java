@@ -215,12 +215,14 @@ class RingPlannerTest {
         assertThat(big.ring(1).heapBytes()).isEqualTo(17_000 * 16 * K);
         assertThat(big.ring(1).recommendedHeap()).isEqualTo(266L << 20);
         assertThat(big.advice(dev.jpto.runtime.RuntimeEnv.defaults())).hasValueSatisfying(a -> assertThat(a)
-                .contains("ring 1 heap 272000KiB (in force 256MiB)", "ring 1 task window > 34000 (in force 16384)",
+                .contains("ring_heap 266MiB on ring 1 (in force 256MiB)",
+                        "ring_task_window 65536 on ring 1 (in force 16384)",
                         "ring_heap=1MiB,266MiB,1MiB,1MiB", "ring_task_window=4,65536,4,4", "ring_heap=auto"));
         assertThat(big.advice(dev.jpto.runtime.RuntimeEnv.defaults().withRingHeap(0, 266L << 20, 0, 0)
                 .withRingTaskWindow(0, 65536, 0, 0))).isEmpty();
         RingPlan chain = RingPlanner.plan(PlanPrograms.scopedChain(6));
         assertThat(chain.advice(dev.jpto.runtime.RuntimeEnv.defaults().withRingHeap(40 * K))).hasValueSatisfying(
-                a -> assertThat(a).contains("ring 1 heap 48KiB (in force 40KiB)").doesNotContain("ring_task_window"));
+                a -> assertThat(a).contains("ring_heap 1MiB on ring 1 (in force 40KiB)")
+                        .doesNotContain("ring_task_window"));
     }
 }

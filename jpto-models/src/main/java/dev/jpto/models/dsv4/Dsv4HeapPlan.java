@@ -2,6 +2,7 @@ package dev.jpto.models.dsv4;
 
 import dev.jpto.isa.DType;
 
+import dev.jpto.runtime.RingField;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -43,9 +44,9 @@ public final class Dsv4HeapPlan {
             return (bytes() + OUTPUT_ALIGN - 1) / OUTPUT_ALIGN * OUTPUT_ALIGN;
         }
 
-        /** Ring a scope depth maps to: min(depth, 3). */
+        /** The ring of the scope depth ({@link RingField#ringOf}). */
         public int ring() {
-            return Math.min(scopeDepth, 3);
+            return RingField.ringOf(scopeDepth);
         }
 
         @Override

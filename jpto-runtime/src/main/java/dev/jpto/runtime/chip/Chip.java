@@ -6,6 +6,7 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Platform;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Sizes;
@@ -163,7 +164,7 @@ public final class Chip implements AutoCloseable {
         if (stats != null) {
             if (error != null && orch != null && orch.openDepth() >= 0) {
                 int d = orch.openDepth();
-                Ring ring = rings[Math.min(d, 3)];
+                Ring ring = rings[RingField.ringOf(d)];
                 if (ring != null) {
                     stats.fatalSample(d, ring, tmap, error.getMessage());
                 }
@@ -299,16 +300,17 @@ public final class Chip implements AutoCloseable {
         return "ring_task_window and ring_dep_pool need about " + Sizes.format(needRounded) + " of Java heap for the "
                 + "simulator's preallocated task slots and dep-pool entries, " + why + ": ring_task_window=" + windows
                 + " ring_dep_pool=" + pools + " (use smaller values, e.g. the defaults "
-                + RuntimeEnv.DEFAULT_TASK_WINDOW + " and " + RuntimeEnv.DEFAULT_DEP_POOL
+                + RingField.TASK_WINDOW.defaultValue() + " and " + RingField.DEP_POOL.defaultValue()
                 + ", or give the JVM more heap, e.g. JPTO_JAVA_OPTS=-Xmx" + suggestGiB + "g)";
     }
 
     private Map<String, Object> header(CallConfig config, OrchestratorImpl orch, ChipRuntimeException error) {
         Map<String, Object> h = new LinkedHashMap<>();
         h.put("fatal", error != null);
-        long[] tw = new long[4], hp = new long[4], dp = new long[4], twMax = new long[4], hpMax = new long[4],
-                dpMax = new long[4];
-        for (int r = 0; r < 4; r++) {
+        int n = RingField.RINGS;
+        long[] tw = new long[n], hp = new long[n], dp = new long[n], twMax = new long[n], hpMax = new long[n],
+                dpMax = new long[n];
+        for (int r = 0; r < n; r++) {
             Ring ring = rings[r];
             if (ring == null) {
                 continue;
@@ -393,7 +395,8 @@ public final class Chip implements AutoCloseable {
         } catch (IllegalStateException e) {
             throw new IllegalArgumentException("ring_heap for ring " + r + " cannot be reserved on this host (mmap of "
                     + Sizes.format(bytes) + " failed: address space exhausted): ring_heap[" + r + "]=" + bytes
-                    + " (use a smaller ring_heap, e.g. the default " + Sizes.format(RuntimeEnv.DEFAULT_HEAP) + ")", e);
+                    + " (use a smaller ring_heap, e.g. the default " + Sizes.format(RingField.HEAP.defaultValue())
+                    + ")", e);
         }
     }
 

@@ -2,6 +2,8 @@ package dev.jpto.runtime.orch;
 
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.RingField;
+import dev.jpto.runtime.RingShortfall;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.FaninPool;
@@ -158,17 +160,20 @@ final class BackPressure {
                         + " ms (oldest live task " + AllocatorErrors.headName(ring) + ")";
             }
             if (cause != null) {
-                throw taskFull ? engine.latch.fail(ErrorCode.FLOW_CONTROL_DEADLOCK, AllocatorErrors.taskRing(ring,
-                        bytes, kernel, cause, depth, env.ringTaskWindow()), null)
-                        : heapDeadlock(ring, bytes, kernel, depth, cause);
+                throw taskFull ? fail(ErrorCode.FLOW_CONTROL_DEADLOCK, AllocatorErrors.taskRing(ring, bytes, kernel,
+                        cause, depth, env.ringTaskWindow())) : heapDeadlock(ring, bytes, kernel, depth, cause);
             }
             pause();
         }
     }
 
     private ChipRuntimeException heapDeadlock(Ring ring, long bytes, String kernel, int depth, String cause) {
-        return engine.latch.fail(ErrorCode.HEAP_RING_DEADLOCK, AllocatorErrors.heap(ring, bytes, kernel, cause, depth,
-                env.ringHeap()), null);
+        return fail(ErrorCode.HEAP_RING_DEADLOCK, AllocatorErrors.heap(ring, bytes, kernel, cause, depth,
+                env.ringHeap()));
+    }
+
+    private ChipRuntimeException fail(ErrorCode code, AllocatorErrors.Failure f) {
+        return engine.latch.failOnRing(code, f.facts(), f.shortfall());
     }
 
     // ---- dep pool ---------------------------------------------------------------------------------------
@@ -236,8 +241,8 @@ final class BackPressure {
     }
 
     private ChipRuntimeException depDeadlock(Ring ring, int needed, long raw, String kernel, String cause) {
-        return engine.latch.fail(ErrorCode.DEP_POOL_OVERFLOW, AllocatorErrors.depPool(ring, needed, raw, kernel, cause,
-                env.ringDepPool()), null);
+        return fail(ErrorCode.DEP_POOL_OVERFLOW, AllocatorErrors.depPool(ring, needed, raw, kernel, cause,
+                env.ringDepPool()));
     }
 
     // ---- fanin spill pool -------------------------------------------------------------------------------
@@ -281,14 +286,13 @@ final class BackPressure {
             }
             if (cause != null) {
                 FaninPool f = ring.faninSpill;
-                long rec = Advice.depPool(f.capacity(), f.used() + 1);
-                throw engine.latch.fail(ErrorCode.DEP_POOL_OVERFLOW, "Fanin Spill Pool Deadlock: the fanin spill pool "
-                        + "of ring " + ring.id + " (fanin edges past " + Ring.FANIN_INLINE_CAP + " per task) could not "
-                        + "supply an entry (capacity " + f.capacity() + ", in use " + f.used() + ", high-water "
-                        + f.highWater() + ", task " + Diagnostics.taskName(raw) + " kernel '"
-                        + ring.kernelName(ring.slotOf(raw)) + "'; " + cause + "); set ring_dep_pool for ring " + ring.id
-                        + " to at least " + rec + " (it sizes both the dep pool and the fanin spill pool; runtime_cfg "
-                        + Advice.perRing("ring_dep_pool", env.ringDepPool(), ring.id, rec) + ")", null);
+                throw engine.latch.failOnRing(ErrorCode.DEP_POOL_OVERFLOW, "Fanin Spill Pool Deadlock: the fanin spill "
+                        + "pool of ring " + ring.id + " (fanin edges past " + Ring.FANIN_INLINE_CAP + " per task) "
+                        + "could not supply an entry (capacity " + f.capacity()
+                        + ", in use " + f.used() + ", high-water " + f.highWater() + ", task "
+                        + Diagnostics.taskName(raw) + " kernel '" + ring.kernelName(ring.slotOf(raw)) + "'; " + cause
+                        + "; ring_dep_pool sizes both the dep pool and this pool)",
+                        RingShortfall.of(RingField.DEP_POOL, ring.id, f.capacity(), f.used() + 1, env.ringDepPool()));
             }
             pause();
         }
@@ -316,7 +320,7 @@ final class BackPressure {
         try {
             waitTensorMap(needed, raw, kernel);
         } finally {
-            traceWait(Math.min(depth, 3), TaskEvents.RES_TENSORMAP, idles, t0);
+            traceWait(RingField.ringOf(depth), TaskEvents.RES_TENSORMAP, idles, t0);
         }
     }
 

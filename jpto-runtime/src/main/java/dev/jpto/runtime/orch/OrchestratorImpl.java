@@ -10,6 +10,7 @@ import dev.jpto.runtime.Launch;
 import dev.jpto.runtime.MixedKernels;
 import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Orchestrator;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.ScopeKind;
@@ -209,7 +210,7 @@ public final class OrchestratorImpl implements Orchestrator {
         scopeBegin[depth] = scopeTasksSize;
         scopeSite[depth] = site;
         if (stats != null) {
-            Ring ring = rings[Math.min(depth, 3)];
+            Ring ring = rings[RingField.ringOf(depth)];
             reclaimer.reclaim(ring);
             stats.sample("begin", depth, ring, tmap, site);
         }
@@ -223,7 +224,7 @@ public final class OrchestratorImpl implements Orchestrator {
                     + " is innermost; close scopes in reverse order of opening", null);
         }
         if (stats != null) {
-            Ring ring = rings[Math.min(depth, 3)];
+            Ring ring = rings[RingField.ringOf(depth)];
             reclaimer.reclaim(ring);
             stats.sample("end", depth, ring, tmap, scopeSite[depth]);
         }
@@ -369,26 +370,24 @@ public final class OrchestratorImpl implements Orchestrator {
 
     /** The id the next submit in the current scope gets, for messages about it. */
     private String nextTaskName() {
-        int next = Math.min(depth, 3);
+        int next = RingField.ringOf(depth);
         return Diagnostics.taskName(Ring.taskId(next, rings[next].tasks.nextLocal()));
     }
 
     /** A checked submit; {@code submitStart} is when it began (0 when no {@link TaskEvents} are recorded). */
     private long submitTask(Launch launch, String kernelName, CoreType coreType, TaskBody body, MixedKernels mixed,
                             Arg[] args, long submitStart) {
-        int r = Math.min(depth, 3);
+        int r = RingField.ringOf(depth);
         Ring ring = rings[r];
         boolean manual = scopeManual[depth];
         long inScope = scopeTasksSize - scopeBegin[depth];
         if (inScope >= ring.window() - 1) {
-            long rec = Advice.taskWindow(ring.window(), inScope + 1);
-            throw fail(ErrorCode.SCOPE_DEADLOCK, "Scope Deadlock Detected! (ring " + r + ") the scope at depth " + depth
-                    + " already holds " + inScope + " tasks, and a task window of " + ring.window() + " admits at most "
-                    + (ring.window() - 1) + " live tasks while a scope's tasks stay live until the scope ends (task "
-                    + Diagnostics.taskName(Ring.taskId(r, ring.tasks.nextLocal()))
-                    + " kernel '" + kernelName + "'); split the scope into smaller scopes, or set ring_task_window for ring "
-                    + r + " to at least " + rec + " (runtime_cfg " + Advice.perRing("ring_task_window",
-                    env.ringTaskWindow(), r, rec) + ")", null);
+            throw engine.latch.failOnRing(ErrorCode.SCOPE_DEADLOCK, "Scope Deadlock Detected! (ring " + r
+                    + ") the scope at depth " + depth + " already holds " + inScope + " tasks, and a task window of "
+                    + ring.window() + " admits at most " + (ring.window() - 1) + " live tasks while a scope's tasks "
+                    + "stay live until the scope ends (task " + Diagnostics.taskName(Ring.taskId(r,
+                    ring.tasks.nextLocal())) + " kernel '" + kernelName + "'); split the scope into smaller scopes",
+                    AllocatorErrors.taskWindow(ring, inScope + 1, env.ringTaskWindow()));
         }
         if (scopeTasksSize >= scopeTasks.length) {
             throw fail(ErrorCode.SCOPE_TASKS_OVERFLOW, "scope_tasks buffer saturated at " + scopeTasks.length

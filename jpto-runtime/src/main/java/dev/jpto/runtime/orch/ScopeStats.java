@@ -30,7 +30,7 @@ public final class ScopeStats {
     private final List<Map<String, Object>> samples = new ArrayList<>();
     private final RingTimeline timeline = new RingTimeline();
 
-    /** Records a boundary of the scope at {@code depth} (its ring is {@code min(depth, 3)}). */
+    /** Records a boundary of the scope at {@code depth} (its ring is {@link dev.jpto.runtime.RingField#ringOf}). */
     void sample(String phase, int depth, Ring ring, TensorMap tmap, String site) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("site", site);

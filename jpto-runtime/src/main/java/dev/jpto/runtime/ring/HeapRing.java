@@ -1,5 +1,7 @@
 package dev.jpto.runtime.ring;
 
+import dev.jpto.runtime.RingField;
+
 /**
  * The heap half of simpler's task allocator (spec b.3), orchestrator-owned. Offsets {@code top} (allocation)
  * and {@code tail} (reclaim) lie in {@code [0, size]}; {@code top == tail} means empty. A buffer never
@@ -21,8 +23,8 @@ public final class HeapRing {
     private long highWater;
 
     public HeapRing(long size) {
-        if (size < 1024) {
-            throw new IllegalArgumentException("heap ring size must be >= 1024 bytes: " + size);
+        if (!RingField.HEAP.valid(size)) {
+            throw new IllegalArgumentException("heap ring size must be " + RingField.HEAP.rule() + ": " + size);
         }
         this.size = size;
     }

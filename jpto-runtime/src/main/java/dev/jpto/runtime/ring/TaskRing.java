@@ -1,5 +1,7 @@
 package dev.jpto.runtime.ring;
 
+import dev.jpto.runtime.RingField;
+
 /**
  * The task-slot half of simpler's task allocator (spec b.2). Ids are per-ring, monotonically increasing
  * {@code int}s; the slot of id {@code i} is {@code i & (window − 1)}. One slot is always kept free, so at most
@@ -11,8 +13,8 @@ public final class TaskRing {
     private int nextLocal;
 
     public TaskRing(int window) {
-        if (window < 4 || Integer.bitCount(window) != 1) {
-            throw new IllegalArgumentException("task window must be a power of two >= 4: " + window);
+        if (!RingField.TASK_WINDOW.valid(window)) {
+            throw new IllegalArgumentException("task window must be " + RingField.TASK_WINDOW.rule() + ": " + window);
         }
         this.window = window;
         this.mask = window - 1;

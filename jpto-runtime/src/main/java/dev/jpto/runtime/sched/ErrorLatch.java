@@ -2,6 +2,7 @@ package dev.jpto.runtime.sched;
 
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.RingShortfall;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -29,6 +30,11 @@ public final class ErrorLatch {
     /** Latches a new error (unless one is already latched); returns the error in force. */
     public ChipRuntimeException fail(ErrorCode code, String detail, Throwable cause) {
         return latch(new ChipRuntimeException(code, detail, cause));
+    }
+
+    /** Latches a failure on a ring capacity ({@code facts}, then its advice); returns the error in force. */
+    public ChipRuntimeException failOnRing(ErrorCode code, String facts, RingShortfall shortfall) {
+        return latch(new ChipRuntimeException(code, facts, shortfall, null));
     }
 
     /**

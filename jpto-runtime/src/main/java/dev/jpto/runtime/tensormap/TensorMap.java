@@ -1,6 +1,7 @@
 package dev.jpto.runtime.tensormap;
 
 import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.RingField;
 import java.util.Arrays;
 
 /**
@@ -62,9 +63,9 @@ public final class TensorMap {
     /** Overlap kind of the match being reported to a {@link Sink} (for the dependency graph). */
     private int lastOverlap;
 
-    private final long[] lastAlive = new long[4];
-    private final long[] lastCleanup = new long[4];
-    private final int[] windowMask = new int[4];
+    private final long[] lastAlive = new long[RingField.RINGS];
+    private final long[] lastCleanup = new long[RingField.RINGS];
+    private final int[] windowMask = new int[RingField.RINGS];
 
     /** Elements in the looked-up view's buffer, or −1 until {@link #generalOverlap} first needs it in a lookup. */
     private long viewStorage;
