@@ -3,6 +3,7 @@ package dev.jpto.compiler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.compiler.ir.Program;
+import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.RunConfig;
@@ -109,8 +110,8 @@ class AdviceTakenLiterallyProperties {
         ChipRuntimeException last = null;
         for (int attempt = 0; attempt < 3; attempt++) {
             try (Arena arena = Arena.ofShared()) {
-                p.run(Map.of("x", Tensors.random(arena, 5, 64, 192), "y", Tensor.allocate(arena, DType.FP32, 64, 192)),
-                        c);
+                Runner.run(p, Map.of("x", Tensors.random(arena, 5, 64, 192),
+                        "y", Tensor.allocate(arena, DType.FP32, 64, 192)), c);
                 return null;
             } catch (ChipRuntimeException e) {
                 last = e;

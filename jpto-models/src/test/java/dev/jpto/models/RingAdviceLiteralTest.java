@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.jpto.compiler.Compiler;
-import dev.jpto.compiler.DryRun;
+import dev.jpto.compiler.launch.DryRun;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.registry.Programs;
