@@ -1,8 +1,5 @@
 package dev.jpto.models;
 
-import dev.jpto.lib.registry.ProgramDef;
-import dev.jpto.lib.registry.ProgramSpec;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -16,6 +13,8 @@ import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.AutoRings;
 import dev.jpto.compiler.run.CallConfigs;
 import dev.jpto.compiler.run.RunConfig;
+import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.runner.GoldenRunner;
 import dev.jpto.lib.runner.RunResult;
