@@ -1,4 +1,5 @@
 /** The jpto command. */
+@SuppressWarnings("module") // the qualified export names dev.jpto.bench, which is built after this module
 module dev.jpto.cli {
     requires dev.jpto.lib;
     requires dev.jpto.models; // the built-in programs, found through ServiceLoader
@@ -7,6 +8,6 @@ module dev.jpto.cli {
     requires info.picocli;
     requires com.fasterxml.jackson.databind;
 
-    exports dev.jpto.cli;
+    exports dev.jpto.cli to dev.jpto.bench;
     opens dev.jpto.cli to info.picocli;
 }

@@ -5,5 +5,5 @@ module dev.jpto.isa {
     exports dev.jpto.isa;
     exports dev.jpto.isa.op;
     exports dev.jpto.isa.kernel;
-    exports dev.jpto.isa.engine;
+    exports dev.jpto.isa.engine; // KernelExecutor takes one: a kernel's unit test runs it on tiles directly
 }

@@ -3,6 +3,8 @@
  * I/O, input generators and loading a user's programs. The models live in {@code dev.jpto.models}, the fuzzer and
  * benchmarks in {@code dev.jpto.tools}.
  */
+// qualified exports name modules built after this one, which javac cannot see yet
+@SuppressWarnings("module")
 module dev.jpto.lib {
     requires transitive dev.jpto.compiler;
     requires com.fasterxml.jackson.databind;
@@ -13,7 +15,7 @@ module dev.jpto.lib {
 
     exports dev.jpto.lib.compare;
     exports dev.jpto.lib.gen;
-    exports dev.jpto.lib.load;
+    exports dev.jpto.lib.load to dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli; // jpto run FILE.java, --program-path
     exports dev.jpto.lib.npy;
     exports dev.jpto.lib.registry;
     exports dev.jpto.lib.runner;

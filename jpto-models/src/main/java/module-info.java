@@ -6,10 +6,7 @@ module dev.jpto.models {
     requires transitive dev.jpto.lib;
     requires jdk.incubator.vector;
 
-    exports dev.jpto.models.basic;
-    exports dev.jpto.models.dsv4;
-    exports dev.jpto.models.dsv4.kernels;
-    exports dev.jpto.models.l3;
+    // nothing exported: the programs are reached through ServiceLoader only, like a user's
 
     provides dev.jpto.lib.registry.ProgramProvider with dev.jpto.models.basic.BasicPrograms,
             dev.jpto.models.dsv4.kernels.Dsv4Family, dev.jpto.models.l3.L3Programs;

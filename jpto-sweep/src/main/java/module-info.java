@@ -1,4 +1,5 @@
 /** jpto sweep: a cross product of program runs, executed on an embedded Hazelcast member. */
+@SuppressWarnings("module") // the qualified export names dev.jpto.cli, which is built after this module
 module dev.jpto.sweep {
     requires transitive dev.jpto.lib;
     requires com.fasterxml.jackson.databind;
@@ -15,6 +16,6 @@ module dev.jpto.sweep {
     requires jdk.net;
     requires jdk.unsupported;
 
-    exports dev.jpto.sweep;
+    exports dev.jpto.sweep to dev.jpto.cli;
     opens dev.jpto.sweep to com.fasterxml.jackson.databind;
 }

@@ -146,17 +146,18 @@ class UserProgramsCliTest {
         Path src = tmp.resolve("jar-src").resolve(cls + ".java");
         Files.createDirectories(src.getParent());
         Files.writeString(src, """
-                import dev.jpto.models.basic.VectorAdd;
                 import dev.jpto.lib.registry.PresetProgram;
                 import dev.jpto.lib.registry.ProgramDef;
                 import dev.jpto.lib.registry.ProgramProvider;
                 import dev.jpto.lib.registry.ProgramSpec;
+                import dev.jpto.lib.registry.Programs;
                 import java.util.List;
 
                 public final class %s implements ProgramProvider {
                     public List<ProgramDef> programs() {
                         return List.of(new PresetProgram<>("%s", "vector_add under another name", List.of("tiny"),
-                                n -> n, "tiny", n -> rename(VectorAdd.def().spec(n))));
+                                n -> n, "tiny",
+                                n -> rename(Programs.registry().get("basic.vector_add").spec(n))));
                     }
 
                     static ProgramSpec rename(ProgramSpec s) {
@@ -183,9 +184,9 @@ class UserProgramsCliTest {
     void severalProgramsInOneSourceNeedAName() throws IOException {
         Path src = tmp.resolve("Two.java");
         Files.writeString(src, """
-                import dev.jpto.models.basic.VectorAdd;
                 import dev.jpto.lib.registry.ProgramDef;
                 import dev.jpto.lib.registry.ProgramProvider;
+                import dev.jpto.lib.registry.Programs;
                 import java.util.List;
 
                 public final class Two implements ProgramProvider {
@@ -194,7 +195,7 @@ class UserProgramsCliTest {
                     }
 
                     static ProgramDef alias(String name) {
-                        ProgramDef d = VectorAdd.def();
+                        ProgramDef d = Programs.registry().get("basic.vector_add");
                         return new ProgramDef() {
                             public String name() { return name; }
                             public String description() { return d.description(); }

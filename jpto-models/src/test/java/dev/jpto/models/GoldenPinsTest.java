@@ -1,13 +1,12 @@
 package dev.jpto.models;
 
-import dev.jpto.lib.runner.InputGeneration;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.isa.Tensor;
-import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.registry.Programs;
+import dev.jpto.lib.runner.InputGeneration;
 import java.lang.foreign.Arena;
 import java.util.LinkedHashMap;
 import java.util.Map;

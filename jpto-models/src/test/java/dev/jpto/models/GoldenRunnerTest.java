@@ -1,22 +1,21 @@
 package dev.jpto.models;
 
-import dev.jpto.lib.runner.GoldenRunner;
-import dev.jpto.lib.runner.JitConfigException;
-import dev.jpto.lib.npy.NpyType;
-import dev.jpto.lib.runner.OutputCheck;
-import dev.jpto.lib.runner.Progress;
-import dev.jpto.lib.runner.RunResult;
-import dev.jpto.lib.runner.RunSpec;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jpto.compiler.run.RunConfigKeys;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
-import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.npy.Npy;
+import dev.jpto.lib.npy.NpyType;
 import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.registry.Programs;
+import dev.jpto.lib.runner.GoldenRunner;
+import dev.jpto.lib.runner.JitConfigException;
+import dev.jpto.lib.runner.OutputCheck;
+import dev.jpto.lib.runner.Progress;
+import dev.jpto.lib.runner.RunResult;
+import dev.jpto.lib.runner.RunSpec;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.Platform;

@@ -1,10 +1,9 @@
 package dev.jpto.models;
 
-import dev.jpto.lib.runner.InPlaceOutputs;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.lib.registry.Programs;
+import dev.jpto.lib.runner.InPlaceOutputs;
 import org.junit.jupiter.api.Test;
 
 /** Which outputs a chip program reads in place, found from its orchestration's arguments. */

@@ -1,21 +1,20 @@
 package dev.jpto.models;
 
-import dev.jpto.compiler.launch.DryRun;
-import dev.jpto.lib.registry.ProgramDef;
-import dev.jpto.lib.registry.ProgramSpec;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.l3.L3Report;
+import dev.jpto.compiler.launch.DryRun;
 import dev.jpto.compiler.plan.RingNeed;
 import dev.jpto.compiler.plan.RingPlan;
 import dev.jpto.compiler.plan.RingPlanner;
 import dev.jpto.compiler.run.AutoRings;
 import dev.jpto.compiler.run.CallConfigs;
 import dev.jpto.compiler.run.RunConfig;
+import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.runner.GoldenRunner;
 import dev.jpto.lib.runner.RunResult;

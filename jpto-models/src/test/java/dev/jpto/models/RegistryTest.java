@@ -1,12 +1,5 @@
 package dev.jpto.models;
 
-import dev.jpto.lib.registry.Golden;
-import dev.jpto.lib.registry.InputSpec;
-import dev.jpto.lib.registry.PresetProgram;
-import dev.jpto.lib.registry.ProgramDef;
-import dev.jpto.lib.registry.ProgramRegistry;
-import dev.jpto.lib.registry.ProgramSpec;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,9 +12,15 @@ import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.isa.DType;
-import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.compare.Comparators;
 import dev.jpto.lib.gen.Init;
+import dev.jpto.lib.registry.Golden;
+import dev.jpto.lib.registry.InputSpec;
+import dev.jpto.lib.registry.PresetProgram;
+import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.ProgramRegistry;
+import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.registry.Programs;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

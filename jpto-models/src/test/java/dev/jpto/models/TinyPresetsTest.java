@@ -1,14 +1,13 @@
 package dev.jpto.models;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jpto.lib.registry.ProgramDef;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.runner.GoldenRunner;
 import dev.jpto.lib.runner.OutputCheck;
 import dev.jpto.lib.runner.RunResult;
 import dev.jpto.lib.runner.RunSpec;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.jpto.lib.registry.Programs;
-import dev.jpto.lib.registry.ProgramDef;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

@@ -2,9 +2,11 @@ package dev.jpto.isa.op;
 
 /** A scalar operand: an immediate, or a scalar register (parameter or loop variable) read at run time. */
 public sealed interface Scalar {
+    /** A constant, written into the op. */
     record Imm(double value) implements Scalar {
     }
 
+    /** Scalar register {@code slot} of the kernel: a scalar parameter or a loop variable, read when the op runs. */
     record Slot(int slot) implements Scalar {
     }
 

@@ -24,7 +24,8 @@ import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 /**
- * Compiles a {@link SourceSet} with the JDK's compiler (javax.tools, in-process) against jpto's own jars, into a
+ * Compiles a {@link SourceSet} with the JDK's compiler (javax.tools, in-process) against jpto's published modules
+ * ({@link ApiModulePath}: on a module path, so only exported packages are visible), into a
  * cache directory named by the sources' hash: an unchanged source is never recompiled, an edited one always is
  * (its hash differs), and a directory is used only once its compile completed (written under a temporary name,
  * then renamed), so a stale or half-written class can never run.
@@ -44,8 +45,9 @@ final class SourceCompiler {
 
     static Compiled compile(SourceSet sources, Path cacheRoot) {
         long start = System.nanoTime();
-        String classPath = jptoClassPath();
-        Path entry = cacheRoot.resolve(sources.hash(Runtime.version() + "\0" + stamp(classPath)));
+        String modulePath = ApiModulePath.of().stream().map(Path::toString)
+                .collect(java.util.stream.Collectors.joining(File.pathSeparator));
+        Path entry = cacheRoot.resolve(sources.hash(Runtime.version() + "\0" + stamp(modulePath)));
         if (Files.isRegularFile(entry.resolve(COMPLETE))) {
             touch(entry);
             return new Compiled(entry, true, System.nanoTime() - start);
@@ -64,7 +66,7 @@ final class SourceCompiler {
                     + " (set JPTO_CACHE_DIR to a writable directory)", e);
         }
         try {
-            run(javac, sources, classPath, tmp);
+            run(javac, sources, modulePath, tmp);
             Files.writeString(tmp.resolve(COMPLETE), sources.label() + "\n");
             publish(tmp, entry);
             prune(cacheRoot, entry, KEEP_ENTRIES);
@@ -76,12 +78,14 @@ final class SourceCompiler {
         return new Compiled(entry, false, System.nanoTime() - start);
     }
 
-    private static void run(JavaCompiler javac, SourceSet sources, String classPath, Path out) throws IOException {
+    private static void run(JavaCompiler javac, SourceSet sources, String modulePath, Path out) throws IOException {
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
         try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, Locale.ROOT,
                 StandardCharsets.UTF_8)) {
-            List<String> options = new ArrayList<>(List.of("-d", out.toString(), "-classpath", classPath,
-                    "-encoding", "UTF-8", "-proc:none", "-parameters", "-nowarn", "-implicit:class"));
+            // an explicit class path: javac's default is this JVM's, where jpto's own classes sit unguarded
+            List<String> options = new ArrayList<>(List.of("-d", out.toString(), "--class-path", out.toString(),
+                    "--module-path", modulePath, "--add-modules", ApiModulePath.API_MODULE, "-encoding", "UTF-8",
+                    "-proc:none", "-parameters", "-nowarn", "-implicit:class"));
             if (sources.sourcePath() != null) {
                 options.addAll(List.of("-sourcepath", sources.sourcePath().toString()));
             }
@@ -124,24 +128,10 @@ final class SourceCompiler {
         }
     }
 
-    /**
-     * jpto's own classes, for javac and for the hash: the jars of the modules the launcher resolved (its module
-     * path may name directories of jars), else the class path (tests, an IDE).
-     */
-    static String jptoClassPath() {
-        if (SourceCompiler.class.getModule().isNamed()) {
-            return ModuleLayer.boot().configuration().modules().stream()
-                    .map(m -> m.reference().location()).flatMap(java.util.Optional::stream)
-                    .filter(uri -> "file".equals(uri.getScheme())).map(uri -> Path.of(uri).toString()).sorted()
-                    .reduce((a, b) -> a + File.pathSeparator + b).orElse("");
-        }
-        return System.getProperty("java.class.path", "");
-    }
-
-    /** Size and modification time of every class-path entry: a rebuilt jpto recompiles the user's sources. */
-    private static String stamp(String classPath) {
-        StringBuilder sb = new StringBuilder(classPath);
-        for (String e : classPath.split(File.pathSeparator)) {
+    /** Size and modification time of every module-path entry: a rebuilt jpto recompiles the user's sources. */
+    private static String stamp(String modulePath) {
+        StringBuilder sb = new StringBuilder(modulePath);
+        for (String e : modulePath.split(File.pathSeparator)) {
             Path p = Path.of(e);
             try {
                 if (Files.isRegularFile(p)) {

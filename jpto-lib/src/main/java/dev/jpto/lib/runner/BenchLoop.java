@@ -18,6 +18,7 @@ import java.util.Map;
  * correctness run would move a deadlock, not remove it). Timing per round is the chip's elapsed time, as in
  * {@code dev.jpto.compiler.launch.Benchmark}, which offers no per-round callback for a progress bar.
  */
+@SuppressWarnings("exports") // for jpto exec --bench: it takes compiled programs, which are not exported
 public final class BenchLoop {
     /** Untimed rounds before the timed ones. */
     public static final int WARMUP_ROUNDS = 1;

@@ -16,7 +16,7 @@ import java.util.Map;
  * The per-kernel table {@code jpto run} prints after a run with {@code enable_pmu}: read back from the runtime's
  * {@code pmu.csv} (so it shows exactly what the file holds), one row per kernel in order of first appearance.
  */
-public final class PmuSummary {
+final class PmuSummary {
     /**
      * One kernel's tasks: the core type they ran on, count, summed wall time of their bodies, summed estimated
      * device cycles, FLOPs and bytes moved.

@@ -3,9 +3,9 @@ package dev.jpto.models.basic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.isa.Tensor;
-import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.registry.Golden;
 import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.runner.GoldenRunner;
 import dev.jpto.lib.runner.RunResult;
 import dev.jpto.lib.runner.RunSpec;

@@ -1,19 +1,18 @@
 package dev.jpto.models.dsv4;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
+import java.lang.foreign.Arena;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import java.lang.foreign.Arena;
-import java.util.EnumMap;
-import java.util.Map;
-import java.util.SplittableRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 7's stronger validation: a broken attention (×1.01, sink dropped, inverse RoPE skipped) moves the

@@ -1,18 +1,17 @@
 package dev.jpto.models.dsv4;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.jpto.isa.Tensor;
+import java.lang.foreign.Arena;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-
-import java.lang.foreign.Arena;
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** Each golden against the naive double-precision evaluation of a few output elements (tiny preset). */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -1,13 +1,12 @@
 package dev.jpto.models.dsv4;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 /** The Pro ring-heap figures of the original's decomposition (docs/dsv4-decomposition.md). */
 class Dsv4HeapPlanTest {

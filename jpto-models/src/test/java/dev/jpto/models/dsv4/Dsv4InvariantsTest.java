@@ -1,15 +1,14 @@
 package dev.jpto.models.dsv4;
 
-import dev.jpto.isa.Tensor;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jpto.isa.Tensor;
 import java.lang.foreign.Arena;
 import java.util.Arrays;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Structural properties of the goldens on the tiny preset: causality, window masks, compression shapes. */
 class Dsv4InvariantsTest {

@@ -1,12 +1,11 @@
 package dev.jpto.models.dsv4;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-
-import java.util.SplittableRandom;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The golden's matmuls against a triple loop. */
 class Dsv4MatmulTest {

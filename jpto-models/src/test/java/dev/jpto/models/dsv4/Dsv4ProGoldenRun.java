@@ -1,13 +1,12 @@
 package dev.jpto.models.dsv4;
 
-import dev.jpto.isa.Tensor;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jpto.isa.Tensor;
 import java.lang.foreign.Arena;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The golden at the demo and Pro presets (minutes, GBs): run by hand with

@@ -1,17 +1,16 @@
 package dev.jpto.models.dsv4;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
-import org.junit.jupiter.api.Test;
-
 import java.lang.foreign.Arena;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 class Dsv4SignatureTest {
     private static final List<String> COMMON = List.of("x_hc", "hc_attn_fn", "hc_attn_scale", "hc_attn_base",

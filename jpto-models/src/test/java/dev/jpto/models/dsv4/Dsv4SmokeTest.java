@@ -1,12 +1,11 @@
 package dev.jpto.models.dsv4;
 
-import dev.jpto.isa.Tensor;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jpto.isa.Tensor;
 import java.lang.foreign.Arena;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class Dsv4SmokeTest {
     @Test

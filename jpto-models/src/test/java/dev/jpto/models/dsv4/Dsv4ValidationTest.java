@@ -1,13 +1,12 @@
 package dev.jpto.models.dsv4;
 
-import dev.jpto.isa.Tensor;
-import org.junit.jupiter.api.Test;
-
-import java.lang.foreign.Arena;
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.jpto.isa.Tensor;
+import java.lang.foreign.Arena;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** The pool comparator and the x_out comparator on golden outputs and on deliberately damaged copies. */
 class Dsv4ValidationTest {

@@ -1,7 +1,6 @@
 package dev.jpto.models.dsv4;
 
 import dev.jpto.isa.Tensor;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

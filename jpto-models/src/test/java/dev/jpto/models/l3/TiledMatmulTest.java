@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.l3.L3Report;
-import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.registry.ProgramSpec;
+import dev.jpto.lib.registry.Programs;
 import dev.jpto.lib.runner.GoldenRunner;
 import dev.jpto.lib.runner.RunResult;
 import dev.jpto.lib.runner.RunSpec;
@@ -18,9 +18,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** {@code l3.tiled_matmul} through the golden runner on one and two chips. */
 class TiledMatmulTest {

@@ -1,14 +1,13 @@
-package dev.jpto.models;
-
-import dev.jpto.lib.load.ProgramLoadException;
-import dev.jpto.lib.load.UserPrograms;
+package dev.jpto.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.jpto.lib.registry.Programs;
+import dev.jpto.lib.load.ProgramLoadException;
+import dev.jpto.lib.load.UserPrograms;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramRegistry;
+import dev.jpto.lib.registry.Programs;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -27,21 +26,22 @@ class UserProgramsTest {
     @TempDir
     Path tmp;
 
-    /** A provider class {@code name} in the default package with one program {@code program} described {@code d}. */
+    /**
+     * A provider class {@code name} in the default package with one program {@code program} described {@code d},
+     * importing only the published API (these tests list programs; they never build one).
+     */
     private static String provider(String name, String program, String description) {
         return """
-                import dev.jpto.models.basic.VectorAdd;
                 import dev.jpto.lib.registry.PresetProgram;
                 import dev.jpto.lib.registry.ProgramDef;
                 import dev.jpto.lib.registry.ProgramProvider;
                 import java.util.List;
-                
+
                 public final class %s implements ProgramProvider {
                     @Override
                     public List<ProgramDef> programs() {
-                        ProgramDef base = VectorAdd.def();
-                        return List.of(new PresetProgram<>("%s", "%s", List.of("tiny"), n -> n, "tiny",
-                                n -> base.spec(n)));
+                        return List.of(new PresetProgram<String>("%s", "%s", List.of("tiny"), n -> n, "tiny",
+                                n -> { throw new UnsupportedOperationException("listed, never built"); }));
                     }
                 }
                 """.formatted(name, program, description);
@@ -86,6 +86,15 @@ class UserProgramsTest {
         try (Stream<Path> entries = Files.list(tmp.resolve("cache"))) {
             assertThat(entries).as("nothing cached for a failed compile").isEmpty();
         }
+    }
+
+    @Test
+    void aSourceSeesOnlyThePublishedPackages() throws IOException {
+        Path src = write("Reach.java", "import dev.jpto.lib.load.UserPrograms;\n\npublic final class Reach {\n}\n");
+        assertThatThrownBy(() -> UserPrograms.fromSources(src, null, tmp.resolve("cache")))
+                .isInstanceOf(ProgramLoadException.class)
+                .hasMessageContaining(src + ":1:20: error: package dev.jpto.lib.load is not visible")
+                .hasMessageContaining("declared in module dev.jpto.lib, which does not export it to the unnamed module");
     }
 
     @Test
