@@ -8,11 +8,10 @@ module dev.jpto.compiler {
     exports dev.jpto.compiler.dsl;
     exports dev.jpto.compiler.ir;
     exports dev.jpto.compiler.l3;
-    exports dev.jpto.compiler.launch;
+    exports dev.jpto.compiler.launch to dev.jpto.lib, dev.jpto.models, dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli;
     exports dev.jpto.compiler.plan;
     exports dev.jpto.compiler.run;
-    // BenchmarkResult, which a RunResult carries, lives here until the run surfaces move to their own package;
-    // then the compiler and work dirs are exported only to jpto's own modules (lib, tools, sweep, cli)
-    exports dev.jpto.compiler;
+    // the compiler and work dirs, and the run surfaces (launch): jpto's own modules run programs through them
+    exports dev.jpto.compiler to dev.jpto.lib, dev.jpto.models, dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli;
     exports dev.jpto.compiler.text to dev.jpto.lib, dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli;
 }

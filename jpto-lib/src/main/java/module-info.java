@@ -15,7 +15,8 @@ module dev.jpto.lib {
 
     exports dev.jpto.lib.compare;
     exports dev.jpto.lib.gen;
-    exports dev.jpto.lib.load to dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli; // jpto run FILE.java, --program-path
+    // jpto run FILE.java, --program-path; the built-in kernels exempt from the memory check (tested in models)
+    exports dev.jpto.lib.load to dev.jpto.models, dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli;
     exports dev.jpto.lib.npy;
     exports dev.jpto.lib.registry;
     exports dev.jpto.lib.runner;

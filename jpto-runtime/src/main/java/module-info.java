@@ -7,10 +7,10 @@ module dev.jpto.runtime {
 
     exports dev.jpto.runtime;
     // the chip and its files, for jpto's own modules: a program author runs programs through dev.jpto.lib.runner
-    exports dev.jpto.runtime.chip to dev.jpto.compiler, dev.jpto.lib, dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli,
-            dev.jpto.bench;
-    exports dev.jpto.runtime.device to dev.jpto.compiler, dev.jpto.lib, dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli,
-            dev.jpto.bench;
-    exports dev.jpto.runtime.io to dev.jpto.compiler, dev.jpto.lib, dev.jpto.tools, dev.jpto.sweep, dev.jpto.cli,
-            dev.jpto.bench;
+    exports dev.jpto.runtime.chip to dev.jpto.compiler, dev.jpto.lib, dev.jpto.models, dev.jpto.tools,
+            dev.jpto.sweep, dev.jpto.cli, dev.jpto.bench;
+    exports dev.jpto.runtime.device to dev.jpto.compiler, dev.jpto.lib, dev.jpto.models, dev.jpto.tools,
+            dev.jpto.sweep, dev.jpto.cli, dev.jpto.bench;
+    exports dev.jpto.runtime.io to dev.jpto.compiler, dev.jpto.lib, dev.jpto.models, dev.jpto.tools,
+            dev.jpto.sweep, dev.jpto.cli, dev.jpto.bench;
 }

@@ -6,7 +6,7 @@ import dev.jpto.compiler.CompileOptions;
 import dev.jpto.compiler.OnChipMemory;
 import dev.jpto.compiler.WorkDirClaim;
 import dev.jpto.compiler.ir.Program;
-import dev.jpto.lib.registry.BuiltInOverflows;
+import dev.jpto.lib.load.BuiltInOverflows;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import dev.jpto.lib.runner.OutputDir;

@@ -7,7 +7,7 @@ import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.l3.HostTensor;
 import dev.jpto.compiler.l3.L3Report;
-import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.run.BenchmarkResult;
 import dev.jpto.compiler.launch.DistributedRunner;
 import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.run.RunConfig;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.run.BenchmarkResult;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.lib.compare.CompareResult;
 import dev.jpto.lib.registry.ProgramSpec;

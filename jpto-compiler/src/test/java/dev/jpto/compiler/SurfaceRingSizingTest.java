@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.launch.Benchmark;
-import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.run.BenchmarkResult;
 import dev.jpto.compiler.launch.ChipWorker;
 import dev.jpto.compiler.launch.DependencyCapture;
 import dev.jpto.compiler.launch.DistributedRunner;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jpto.compiler.OnChipMemory;
 import dev.jpto.compiler.ir.Program;
-import dev.jpto.lib.registry.BuiltInOverflows;
+import dev.jpto.lib.load.BuiltInOverflows;
 import dev.jpto.lib.registry.ProgramDef;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.registry.Programs;

@@ -1,5 +1,6 @@
 package dev.jpto.compiler.launch;
 
+import dev.jpto.compiler.run.BenchmarkResult;
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;

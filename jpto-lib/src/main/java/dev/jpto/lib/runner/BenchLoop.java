@@ -3,7 +3,7 @@ package dev.jpto.lib.runner;
 import dev.jpto.compiler.CompiledL3Program;
 import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.l3.L3Report;
-import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.run.BenchmarkResult;
 import dev.jpto.compiler.launch.ChipWorker;
 import dev.jpto.compiler.launch.DistributedWorker;
 import dev.jpto.compiler.run.RunConfig;

@@ -1,7 +1,7 @@
 package dev.jpto.lib.runner;
 
 import dev.jpto.compiler.ir.TensorDecl;
-import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.run.BenchmarkResult;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.lib.registry.InputSpec;

@@ -1,7 +1,7 @@
 package dev.jpto.lib.runner;
 
 import dev.jpto.compiler.l3.L3Report;
-import dev.jpto.compiler.launch.BenchmarkResult;
+import dev.jpto.compiler.run.BenchmarkResult;
 import dev.jpto.runtime.RunReport;
 import java.nio.file.Path;
 import java.util.Collections;

@@ -1,5 +1,6 @@
-package dev.jpto.lib.registry;
+package dev.jpto.lib.load;
 
+import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.compiler.CompileOptions;
 import dev.jpto.runtime.Platform;
 import java.util.HashSet;

@@ -1,4 +1,4 @@
-package dev.jpto.compiler.launch;
+package dev.jpto.compiler.run;
 
 import dev.jpto.runtime.RunReport;
 
