@@ -1,8 +1,5 @@
 package dev.jpto.compiler.launch;
 
-import static dev.jpto.compiler.dsl.TaskArg.in;
-import static dev.jpto.compiler.dsl.TaskArg.out;
-import static dev.jpto.compiler.dsl.TaskArg.outExisting;
 import static dev.jpto.isa.DType.FP32;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,9 +11,6 @@ import dev.jpto.compiler.CompiledProgram;
 import dev.jpto.compiler.Compiler;
 import dev.jpto.compiler.Tensors;
 import dev.jpto.compiler.TestPrograms;
-import dev.jpto.compiler.dsl.KernelRef;
-import dev.jpto.compiler.dsl.ProgramBuilder;
-import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.plan.PlanPrograms;
@@ -61,38 +55,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 class RunSurfaceContractTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final long MIB = 1L << 20;
-    /** 64 × 64 fp32: what each kernel of the seed program moves. */
-    private static final int B = 64;
-    /** Intermediates of the seed program: 68 × 4 MiB = 272 MiB live at once in one depth-1 scope (ring 1). */
-    private static final int SEED_BLOCKS = 68;
-    private static final long SEED_TMP_ROWS = 1024;
 
     @TempDir
     Path tmp;
 
     /**
      * The seeds' program, scaled to a test: like the DeepSeek-V4 prefill attention kernels, ring 1 must hold more
-     * than the runtime's 256 MiB default heap and less than 512 MiB. Every intermediate is 1024 × 1024 fp32 (4 MiB
-     * on the heap ring) of which the kernels touch one 64 × 64 tile, so the heap ring's lazily committed memory
-     * costs little: y = x, block by block, through the intermediates.
+     * than the runtime's 256 MiB default heap and less than 512 MiB: 68 intermediates of 1024 × 1024 fp32 (4 MiB
+     * each, 272 MiB) live at once in one depth-1 scope; y = x, block by block, through them.
      */
     static Program seedProgram() {
-        ProgramBuilder p = ProgramBuilder.program("seed_ring1_heap");
-        TensorVar x = p.input("x", FP32, (long) B * SEED_BLOCKS, B);
-        TensorVar y = p.output("y", FP32, (long) B * SEED_BLOCKS, B);
-        KernelRef copy = p.aiv(PlanPrograms.copy("copy_tile", B, B));
-        p.orchestrate(o -> o.scope(() -> {
-            List<TensorVar> staged = new ArrayList<>();
-            for (int b = 0; b < SEED_BLOCKS; b++) {
-                TensorVar t = o.alloc("tmp" + b, FP32, SEED_TMP_ROWS, SEED_TMP_ROWS);
-                o.submit(copy, in(x.block(B, B).at(b, 0)), out(t));
-                staged.add(t);
-            }
-            for (int b = 0; b < SEED_BLOCKS; b++) {
-                o.submit(copy, in(staged.get(b)), outExisting(y.block(B, B).at(b, 0)));
-            }
-        }));
-        return p.build();
+        return PlanPrograms.heapHogAt(1, 68, 1024);
     }
 
     static Stream<Arguments> seedTable() {
@@ -132,7 +105,7 @@ class RunSurfaceContractTest {
                             assertThat(e.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK);
                             assertThat(e.orchErrorCode()).isEqualTo(2);
                             assertThat(e.getMessage()).contains("HEAP_RING_DEADLOCK", "ring_heap for ring 1",
-                                    "the static ring plan of 'seed_ring1_heap' needs ring 1 heap");
+                                    "the static ring plan of 'heap_hog_d1' needs ring 1 heap");
                         });
                 return;
             }
