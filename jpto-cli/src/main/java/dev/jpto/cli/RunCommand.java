@@ -72,12 +72,15 @@ final class RunCommand implements Callable<Integer> {
             + "stage lines; the exit code is the same")
     boolean json;
 
+    /** The verb errors are reported under: {@code run}, or {@code bench} when BenchCommand delegates here. */
+    String verb = "run";
+
     @Override
     public Integer call() {
         JsonDocument doc = new JsonDocument("run");
         // with --json the stage lines and progress go nowhere; the RunResult becomes the document
         PrintStream human = json ? new PrintStream(OutputStream.nullOutputStream()) : top.out;
-        int code = Outcome.of("run", top.err, chip.verbose, () -> {
+        int code = Outcome.of(verb, top.err, chip.verbose, () -> {
             checkBenchRounds(benchRounds);
             if (saveTensors && outputDir == null) {
                 throw new UsageException("--save-tensors writes files: give --output-dir DIR");
