@@ -14,17 +14,79 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code jpto bench ...}: benchmarks, each printed beside its baseline measured in the same run. */
-@Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Benchmarks, each beside its baseline measured in the same run.",
+/**
+ * {@code jpto bench PROGRAM [--rounds N]}: a program's golden run followed by N timed rounds (exactly
+ * {@code jpto run PROGRAM --bench N}); {@code jpto bench matmul|runtime}: the engine and runtime benchmarks, each
+ * printed beside its baseline measured in the same run.
+ */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Time a program: its golden run, then --rounds timed rounds (as 'jpto run PROGRAM --bench N')."
+                + " PROGRAM is a registered name, a .java file or a directory of sources.",
+            "Or a built-in benchmark (matmul, runtime), each beside its baseline measured in the same run.",
+            "Exit 0 PASS, 1 validation FAIL, 2 usage or bad config, 3 runtime error."},
         subcommands = {BenchCommand.Matmul.class, BenchCommand.RuntimeTasks.class})
-public final class BenchCommand implements Runnable {
+public final class BenchCommand implements Callable<Integer> {
+    /** Timed rounds when --rounds is not given. */
+    static final int DEFAULT_ROUNDS = 10;
+
+    @CommandLine.ParentCommand
+    JptoCommand top;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @CommandLine.Parameters(index = "0", arity = "0..1", paramLabel = "PROGRAM",
+            description = ProgramOptions.PROGRAM_HELP)
+    String program;
+
+    @Option(names = "--preset", paramLabel = "NAME", description = "the program's size (default: its default preset)")
+    String preset;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "" + DEFAULT_ROUNDS,
+            description = "timed rounds after the correctness run, >= 1 (default ${DEFAULT-VALUE})")
+    int rounds;
+
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+            description = "input seed (default ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--chips", paramLabel = "N",
+            description = "L3 programs: simulated chips, devices --device .. --device+N-1 (default: the program's)")
+    Integer chips;
+
+    @CommandLine.Mixin
+    ProgramPathOptions paths = new ProgramPathOptions();
+
+    @CommandLine.Mixin
+    ChipOptions chip = new ChipOptions();
+
+    @CommandLine.Mixin
+    MemoryOption memory = new MemoryOption();
+
+    /** Without PROGRAM, the usage (which lists the built-in benchmarks); with one, {@code jpto run --bench}. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        if (program == null) {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return 0;
+        }
+        if (rounds < 1) {
+            top.err.println("jpto bench: --rounds must be >= 1: --rounds " + rounds + " (try " + DEFAULT_ROUNDS + ")");
+            return JptoCommand.EXIT_USAGE;
+        }
+        RunCommand run = new RunCommand();
+        run.verb = "bench";
+        run.top = top;
+        run.commandSpec = spec;
+        run.program.program = program;
+        run.program.preset = preset;
+        run.program.paths = paths;
+        run.seed = seed;
+        run.benchRounds = rounds;
+        run.chips = chips;
+        run.chip = chip;
+        run.memory = memory;
+        return run.call();
     }
 
     /**

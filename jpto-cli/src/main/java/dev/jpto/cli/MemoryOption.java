@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
 final class MemoryOption {
     @Option(names = MemoryBudget.FLAG, paramLabel = "SIZE",
             description = "most bytes of tensors the command may allocate, checked before it allocates any, e.g. "
-                    + "8GiB (default: " + MemoryBudget.DEFAULT_PERCENT + "% of physical memory)")
+                    + "8GiB (default: " + MemoryBudget.DEFAULT_PERCENT + "%% of physical memory)")
     String maxMemory;
 
     /** The budget given, or the default. */

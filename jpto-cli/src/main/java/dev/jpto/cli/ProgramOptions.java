@@ -17,9 +17,11 @@ import picocli.CommandLine.Parameters;
  * of them ({@code PATH#NAME} picks one when the sources declare several), at one of its presets.
  */
 final class ProgramOptions {
-    @Parameters(index = "0", paramLabel = "PROGRAM",
-            description = "a registered program (see 'jpto list'), or a .java file / directory of sources that "
-                    + "declares programs (PATH#NAME picks one of several)")
+    /** What PROGRAM may be, for every command that takes one. */
+    static final String PROGRAM_HELP = "a registered program (see 'jpto list'), or a .java file / directory of "
+            + "sources that declares programs (PATH#NAME picks one of several)";
+
+    @Parameters(index = "0", paramLabel = "PROGRAM", description = PROGRAM_HELP)
     String program;
 
     @Option(names = "--preset", paramLabel = "NAME", description = "the program's size (default: its default preset)")

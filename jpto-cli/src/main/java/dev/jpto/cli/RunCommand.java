@@ -77,12 +77,15 @@ final class RunCommand implements Callable<Integer> {
             + "swimlane, the dependency graph and PMU counters")
     boolean report;
 
+    /** The verb errors are reported under: {@code run}, or {@code bench} when BenchCommand delegates here. */
+    String verb = "run";
+
     @Override
     public Integer call() {
         JsonDocument doc = new JsonDocument("run");
         // with --json the stage lines and progress go nowhere; the RunResult becomes the document
         PrintStream human = json ? new PrintStream(OutputStream.nullOutputStream()) : top.out;
-        int code = Outcome.of("run", top.err, chip.verbose, () -> {
+        int code = Outcome.of(verb, top.err, chip.verbose, () -> {
             checkBenchRounds(benchRounds);
             if (saveTensors && outputDir == null) {
                 throw new UsageException("--save-tensors writes files: give --output-dir DIR");

@@ -94,6 +94,14 @@ public final class PlanPrograms {
 
     /** {@code blocks} intermediates produced, then all consumed, inside {@code depth} nested scopes. */
     public static Program heapHogAt(int depth, int blocks) {
+        return heapHogAt(depth, blocks, B);
+    }
+
+    /**
+     * As {@link #heapHogAt(int, int)} with intermediates of {@code edge} × {@code edge} fp32 of which the kernels
+     * touch one 64 × 64 tile: a large heap need that costs little memory (the heap ring is committed lazily).
+     */
+    public static Program heapHogAt(int depth, int blocks, long edge) {
         ProgramBuilder p = ProgramBuilder.program("heap_hog_d" + depth);
         TensorVar x = p.input("x", FP32, (long) B * blocks, B);
         TensorVar y = p.output("y", FP32, (long) B * blocks, B);
@@ -101,7 +109,7 @@ public final class PlanPrograms {
         p.orchestrate(o -> nest(o, depth, () -> {
             List<TensorVar> staged = new ArrayList<>();
             for (int b = 0; b < blocks; b++) {
-                TensorVar tmp = o.alloc("tmp" + b, FP32, B, B);
+                TensorVar tmp = o.alloc("tmp" + b, FP32, edge, edge);
                 o.submit(copy, in(x.block(B, B).at(b, 0)), out(tmp));
                 staged.add(tmp);
             }
