@@ -28,6 +28,19 @@ jpto_build() {
     (cd "$1" && mvn -B -q -Dmaven.test.skip=true -pl jpto-cli -am package) >"$2" 2>&1
 }
 
+# The error lines of a failed build's log $1 up to Maven's help footer, without colour codes, each once (Maven
+# repeats the compiler's); the whole log when it has none.
+jpto_build_errors() {
+    local errors
+    errors=$(sed 's/\x1b\[[0-9;]*m//g' "$1" | sed -n '/-> \[Help 1\]/q; /\[ERROR\]/p' | awk '!seen[$0]++' \
+        | head -n 30)
+    if [ -n "$errors" ]; then
+        echo "$errors"
+    else
+        cat "$1"
+    fi
+}
+
 # The modules a failed build names in its log $1, comma-separated.
 jpto_failed_modules() {
     sed -n 's/.*Failed to execute goal .* on project \([A-Za-z0-9_.-]*\).*/\1/p' "$1" | sort -u | paste -sd, -
