@@ -13,6 +13,7 @@ import dev.jpto.compiler.l3.HostTensor;
 import dev.jpto.compiler.l3.L3Program;
 import dev.jpto.compiler.l3.L3Report;
 import dev.jpto.compiler.l3.Placement;
+import dev.jpto.compiler.run.BenchmarkResult;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.RunReport;
