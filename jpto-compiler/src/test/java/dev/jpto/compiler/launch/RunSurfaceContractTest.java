@@ -105,7 +105,7 @@ class RunSurfaceContractTest {
                             assertThat(e.error()).isEqualTo(ErrorCode.HEAP_RING_DEADLOCK);
                             assertThat(e.orchErrorCode()).isEqualTo(2);
                             assertThat(e.getMessage()).contains("HEAP_RING_DEADLOCK", "ring_heap for ring 1",
-                                    "the static ring plan of 'heap_hog_d1' needs ring 1 heap");
+                                    "the static ring plan of 'heap_hog_d1' needs ring_heap 272MiB on ring 1");
                         });
                 return;
             }
@@ -143,7 +143,7 @@ class RunSurfaceContractTest {
             RunConfig tooSmall = RunConfig.fromMap(Map.of("ring_heap", "64KiB"));
             String message = catchThrowable(() -> surface.run(hog, args(arena, hog), tooSmall, tmp)).getMessage();
             assertThat(message).startsWith("orch_error_code=2 HEAP_RING_DEADLOCK - ")
-                    .contains("the static ring plan of 'heap_hog' needs ring 0 heap 128KiB (in force 64KiB);")
+                    .contains("the static ring plan of 'heap_hog' needs ring_heap 1MiB on ring 0 (in force 64KiB);")
                     .endsWith("[runtime_status=-2]");
             Matcher advice = Pattern.compile("use runtime_cfg (ring_heap)=(\\S+)").matcher(message);
             assertThat(advice.find()).as(message).isTrue();
