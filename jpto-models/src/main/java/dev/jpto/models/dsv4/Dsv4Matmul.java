@@ -198,24 +198,25 @@ final class Dsv4Matmul {
     /** Transpose of a row-major [rows, cols] matrix, in TB × TB tiles (row bands in parallel). */
     static float[] transpose(float[] x, int rows, int cols) {
         float[] t = new float[x.length];
-        IntStream.range(0, (rows + TB - 1) / TB).parallel().forEach(band -> {
-            int r0 = band * TB;
-            int r1 = Math.min(rows, r0 + TB);
-            for (int c0 = 0; c0 < cols; c0 += TB) {
-                int c1 = Math.min(cols, c0 + TB);
-                for (int r = r0; r < r1; r++) {
-                    for (int c = c0; c < c1; c++) {
-                        t[c * rows + r] = x[r * cols + c];
-                    }
-                }
-            }
-        });
+        forEachTransposed(rows, cols, (from, to) -> t[to] = x[from]);
         return t;
     }
 
     /** As {@link #transpose(float[], int, int)} for int8 codes. */
     static byte[] transpose(byte[] x, int rows, int cols) {
         byte[] t = new byte[x.length];
+        forEachTransposed(rows, cols, (from, to) -> t[to] = x[from]);
+        return t;
+    }
+
+    /** Moves one element of a transpose: from its row-major index to the transposed one. */
+    @FunctionalInterface
+    private interface ElementMove {
+        void move(int from, int to);
+    }
+
+    /** Visits a [rows, cols] matrix in TB × TB tiles, row bands in parallel, giving each element's two indices. */
+    private static void forEachTransposed(int rows, int cols, ElementMove move) {
         IntStream.range(0, (rows + TB - 1) / TB).parallel().forEach(band -> {
             int r0 = band * TB;
             int r1 = Math.min(rows, r0 + TB);
@@ -223,11 +224,10 @@ final class Dsv4Matmul {
                 int c1 = Math.min(cols, c0 + TB);
                 for (int r = r0; r < r1; r++) {
                     for (int c = c0; c < c1; c++) {
-                        t[c * rows + r] = x[r * cols + c];
+                        move.move(r * cols + c, c * rows + r);
                     }
                 }
             }
         });
-        return t;
     }
 }
