@@ -60,4 +60,41 @@ class SubmitLogTest {
             assertThat(preds(log, 4)).containsExactly(3L);
         }
     }
+
+    /**
+     * Past the indexed threshold: 200 tasks each write one 8-element chunk of a column-strided view (so byte ranges
+     * interleave), then reads of single rows and a covering write; the producers must be what a brute-force scan of
+     * every write with the overlap rule finds: the writers of the chunks the read touches.
+     */
+    @Test
+    void manyDisjointWritesOfOneBufferFindTheSameProducersAsAScan() {
+        try (Arena arena = Arena.ofConfined()) {
+            Tensor x = Tensor.allocate(arena, DType.FP32, 64, 200);
+            SubmitLog log = new SubmitLog();
+            int tasks = 0;
+            for (int col = 0; col < 25; col++) {
+                for (int band = 0; band < 8; band++) {
+                    log.begin(tasks, "w", CoreType.AIV, 1);
+                    log.write(tasks, x.slice(new long[] {band * 8L, col * 8L}, new long[] {8, 8}));
+                    tasks++;
+                }
+            }
+            for (int row = 0; row < 64; row += 9) {
+                log.begin(tasks, "r", CoreType.AIV, 1);
+                log.read(x.slice(new long[] {row, 0}, new long[] {1, 200}));
+                List<Long> expected = new ArrayList<>();
+                for (int col = 0; col < 25; col++) {
+                    expected.add((long) col * 8 + row / 8);
+                }
+                assertThat(preds(log, tasks)).as("row %d", row).containsExactlyInAnyOrderElementsOf(expected);
+                tasks++;
+            }
+            log.begin(tasks, "all", CoreType.AIV, 1);
+            log.write(tasks, x);
+            int all = tasks++;
+            log.begin(tasks, "r", CoreType.AIV, 1);
+            log.read(x.slice(new long[] {5, 5}, new long[] {1, 1}));
+            assertThat(preds(log, tasks)).containsExactly((long) all);
+        }
+    }
 }
