@@ -16,8 +16,8 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RunReport;
-import dev.jpto.runtime.RuntimeEnv;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.file.Files;
@@ -68,7 +68,7 @@ class DryRunTest {
         RunReport real = realRun(p, config);
         RunReport dry = DryRun.run(Compiler.compileInMemory(p), config);
         assertThat(dry.tasksExecuted()).as("%s tasks", p.name()).isEqualTo(real.tasksExecuted());
-        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             RingNeed n = plan.ring(r);
             RunReport.Ring d = dry.ring(r);
             assertThat(d.heapBytes()).isEqualTo(real.ring(r).heapBytes());

@@ -23,7 +23,6 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RunReport;
-import dev.jpto.runtime.RuntimeEnv;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +44,7 @@ class RingPlanPropertiesTest {
         Program p = randomProgram(seed);
         RingPlan plan = RingPlanner.plan(p);
         long[] w = plan.taskWindows();
-        long[] heap = new long[RuntimeEnv.RINGS];
+        long[] heap = new long[RingField.RINGS];
         int hungriest = 0;
         for (int r = 0; r < heap.length; r++) {
             heap[r] = Math.max(RingField.HEAP.min(), plan.ring(r).heapBytes());
@@ -61,7 +60,7 @@ class RingPlanPropertiesTest {
         }
         long less = plan.ring(hungriest).heapBytes() - 1024;
         if (less >= RingField.HEAP.min()) {
-            long[] h = new long[RuntimeEnv.RINGS];
+            long[] h = new long[RingField.RINGS];
             h[hungriest] = less;
             ErrorCode code = run(p, RunConfig.defaults().withRingHeap(RingSize.of(h[0], h[1], h[2], h[3])));
             assertThat(code).as("seed %d ring %d heap %d\n%s", seed, hungriest, less, plan.table())

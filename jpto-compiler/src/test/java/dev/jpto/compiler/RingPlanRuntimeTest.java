@@ -18,7 +18,6 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.RunReport;
-import dev.jpto.runtime.RuntimeEnv;
 import java.lang.foreign.Arena;
 import java.util.HashMap;
 import java.util.List;
@@ -153,7 +152,7 @@ class RingPlanRuntimeTest {
     void measuredHighWaterCoversThePlannedLiveSet(Case c) {
         RingPlan plan = RingPlanner.plan(c.program());
         RunReport r = runChecked(c, RunConfig.defaults());
-        for (int ring = 0; ring < RuntimeEnv.RINGS; ring++) {
+        for (int ring = 0; ring < RingField.RINGS; ring++) {
             RingNeed n = plan.ring(ring);
             RunReport.Ring m = r.ring(ring);
             assertThat(m.taskWindowMax()).as("%s ring %d live tasks", c, ring).isGreaterThanOrEqualTo(n.liveTasks());
@@ -179,8 +178,8 @@ class RingPlanRuntimeTest {
     @MethodSource("cases")
     void theExactPlanPasses(Case c) {
         RingPlan plan = RingPlanner.plan(c.program());
-        long[] heap = new long[RuntimeEnv.RINGS];
-        long[] deps = new long[RuntimeEnv.RINGS];
+        long[] heap = new long[RingField.RINGS];
+        long[] deps = new long[RingField.RINGS];
         for (int r = 0; r < heap.length; r++) {
             heap[r] = Math.max(RingField.HEAP.min(), plan.ring(r).heapBytes());
             deps[r] = Math.max(RingField.DEP_POOL.min(), plan.ring(r).depEntries());
@@ -190,7 +189,7 @@ class RingPlanRuntimeTest {
                 .withRingHeap(RingSize.of(heap[0], heap[1], heap[2], heap[3]))
                 .withRingDepPool(RingSize.of(deps[0], deps[1], deps[2], deps[3]));
         RunReport r = runPassing(c, exact);
-        for (int ring = 0; ring < RuntimeEnv.RINGS; ring++) {
+        for (int ring = 0; ring < RingField.RINGS; ring++) {
             RingNeed n = plan.ring(ring);
             RunReport.Ring m = r.ring(ring);
             assertThat(m.heapBytes()).isEqualTo(heap[ring]);
@@ -214,13 +213,13 @@ class RingPlanRuntimeTest {
     @MethodSource("cases")
     void belowThePlannedHeapDeadlocks(Case c) {
         RingPlan plan = RingPlanner.plan(c.program());
-        for (int ring = 0; ring < RuntimeEnv.RINGS; ring++) {
+        for (int ring = 0; ring < RingField.RINGS; ring++) {
             long need = plan.ring(ring).heapBytes();
             for (long size : new long[] {need - 1024, need / 2}) {
                 if (size < RingField.HEAP.min()) {
                     continue;
                 }
-                long[] h = new long[RuntimeEnv.RINGS];
+                long[] h = new long[RingField.RINGS];
                 h[ring] = size;
                 ChipRuntimeException e = runFailing(c, RunConfig.defaults().withRingHeap(RingSize.of(h[0], h[1], h[2],
                         h[3])));
@@ -236,12 +235,12 @@ class RingPlanRuntimeTest {
     @MethodSource("cases")
     void halfTheTaskWindowDeadlocks(Case c) {
         RingPlan plan = RingPlanner.plan(c.program());
-        for (int ring = 0; ring < RuntimeEnv.RINGS; ring++) {
+        for (int ring = 0; ring < RingField.RINGS; ring++) {
             long half = plan.ring(ring).recommendedTaskWindow() / 2;
             if (half < RingField.TASK_WINDOW.min() || half > plan.ring(ring).liveTasks()) {
                 continue;
             }
-            long[] w = new long[RuntimeEnv.RINGS];
+            long[] w = new long[RingField.RINGS];
             w[ring] = half;
             ChipRuntimeException e = runFailing(c, RunConfig.defaults().withRingTaskWindow(RingSize.of(w[0], w[1], w[2],
                     w[3])));
@@ -258,7 +257,7 @@ class RingPlanRuntimeTest {
         RunConfig auto = RunConfig.fromMap(Map.of("ring_heap", "auto", "ring_task_window", "auto", "ring_dep_pool",
                 "auto"));
         RunReport r = runPassing(c, auto);
-        for (int ring = 0; ring < RuntimeEnv.RINGS; ring++) {
+        for (int ring = 0; ring < RingField.RINGS; ring++) {
             assertThat(r.ring(ring).taskWindow()).isEqualTo(plan.ring(ring).recommendedTaskWindow());
             assertThat(r.ring(ring).heapBytes()).isEqualTo(plan.ring(ring).recommendedHeap());
             assertThat(r.ring(ring).depPool()).isEqualTo(plan.ring(ring).recommendedDepPool());

@@ -157,7 +157,7 @@ class RegistryPlanTest {
     void atProThePlanRejects256MiBOnTheRingThatDeadlocksAndItsRecommendationPasses(String name) {
         ProgramSpec spec = Programs.registry().get(name).spec("pro");
         RingPlan plan = RingPlanner.plan(spec.program());
-        List<Integer> shortRings = IntStream.range(0, RuntimeEnv.RINGS)
+        List<Integer> shortRings = IntStream.range(0, RingField.RINGS)
                 .filter(r -> plan.ring(r).heapBytes() > MIB_256).boxed().toList();
         assertThat(shortRings).as(plan.table()).isNotEmpty();
 

@@ -51,11 +51,12 @@ public record Launch(int blockNum, boolean requireSyncStart, long[] deps) {
         return deps.clone();
     }
 
-
+    /** How many explicit dependencies (without the copy {@link #deps()} makes). */
     public int depCount() {
         return deps.length;
     }
 
+    /** Explicit dependency {@code i}. */
     public long dep(int i) {
         return deps[i];
     }

@@ -8,9 +8,6 @@ import java.util.Arrays;
  * environment-variable tier: the entry wins, else the default.
  */
 public record RuntimeEnv(long[] ringTaskWindow, long[] ringHeap, long[] ringDepPool) {
-    /** Rings per chip ({@link RingField#RINGS}). */
-    public static final int RINGS = RingField.RINGS;
-
     public RuntimeEnv {
         ringTaskWindow = four(RingField.TASK_WINDOW, ringTaskWindow);
         ringHeap = four(RingField.HEAP, ringHeap);
@@ -19,11 +16,11 @@ public record RuntimeEnv(long[] ringTaskWindow, long[] ringHeap, long[] ringDepP
 
     private static long[] four(RingField field, long[] v) {
         if (v == null) {
-            return new long[RINGS];
+            return new long[RingField.RINGS];
         }
-        if (v.length != RINGS) {
-            throw new IllegalArgumentException("RuntimeEnv." + field.key() + " list must contain exactly " + RINGS
-                    + " entries (one per ring, 0 = default): got " + v.length + " " + Arrays.toString(v));
+        if (v.length != RingField.RINGS) {
+            throw new IllegalArgumentException("RuntimeEnv." + field.key() + " list must contain exactly "
+                    + RingField.RINGS + " entries (one per ring, 0 = default): got " + v.length + " " + Arrays.toString(v));
         }
         return v.clone();
     }
@@ -35,7 +32,7 @@ public record RuntimeEnv(long[] ringTaskWindow, long[] ringHeap, long[] ringDepP
 
     /** The same value for all four rings (0 clears them). */
     public static long[] broadcast(long value) {
-        long[] v = new long[RINGS];
+        long[] v = new long[RingField.RINGS];
         Arrays.fill(v, value);
         return v;
     }
@@ -111,13 +108,13 @@ public record RuntimeEnv(long[] ringTaskWindow, long[] ringHeap, long[] ringDepP
 
     /** Checks every non-zero entry ({@link RingField#validate}) and that the heaps of all rings sum below 2^63. */
     public void validate() {
-        for (int r = 0; r < RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             for (RingField f : RingField.values()) {
                 f.validate(r, raw(f)[r]);
             }
         }
         long total = 0;
-        for (int r = 0; r < RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             try {
                 total = Math.addExact(total, heap(r));
             } catch (ArithmeticException e) {

@@ -9,7 +9,6 @@ import dev.jpto.compiler.ir.TensorExpr;
 import dev.jpto.runtime.Direction;
 import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.chip.HeapLayout;
-import dev.jpto.runtime.RuntimeEnv;
 import dev.jpto.runtime.ScopeKind;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,7 +42,7 @@ final class OrchestrationTracer {
     }
 
     private final Program program;
-    private final RingTrace[] rings = new RingTrace[RuntimeEnv.RINGS];
+    private final RingTrace[] rings = new RingTrace[RingField.RINGS];
     private final List<OpenScope> scopes = new ArrayList<>();
     private final Map<String, Long> vars = new HashMap<>();
     private final Map<String, TensorDecl> declared = new HashMap<>();

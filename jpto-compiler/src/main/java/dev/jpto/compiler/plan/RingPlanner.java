@@ -1,7 +1,7 @@
 package dev.jpto.compiler.plan;
 
 import dev.jpto.compiler.ir.Program;
-import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.RingField;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +36,7 @@ public final class RingPlanner {
     /** Plans {@code program}, which should have passed the verifier. */
     public static RingPlan plan(Program program) {
         RingTrace[] traces = OrchestrationTracer.trace(program);
-        List<RingNeed> rings = new ArrayList<>(RuntimeEnv.RINGS);
+        List<RingNeed> rings = new ArrayList<>(RingField.RINGS);
         for (RingTrace t : traces) {
             rings.add(need(t));
         }

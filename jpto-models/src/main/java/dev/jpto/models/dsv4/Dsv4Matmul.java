@@ -1,6 +1,12 @@
 package dev.jpto.models.dsv4;
 
 import java.util.stream.IntStream;
+import jdk.incubator.vector.ByteVector;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Blocked, multithreaded reference matmuls for the goldens: {@code C[M,N] = A[M,K]·B[K,N]}, all row-major.
@@ -45,28 +51,28 @@ final class Dsv4Matmul {
         return c;
     }
 
-    private static final jdk.incubator.vector.VectorSpecies<Float> F =
-            jdk.incubator.vector.FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Float> F =
+            FloatVector.SPECIES_PREFERRED;
 
     private static void f32Block4(float[] a, int k, float[] b, int n, float[] c, int r, int j, int k0, int k1) {
         int lanes = F.length();
         int o = r * n + j;
-        jdk.incubator.vector.FloatVector c00 = jdk.incubator.vector.FloatVector.fromArray(F, c, o);
-        jdk.incubator.vector.FloatVector c01 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + lanes);
-        jdk.incubator.vector.FloatVector c10 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + n);
-        jdk.incubator.vector.FloatVector c11 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + n + lanes);
-        jdk.incubator.vector.FloatVector c20 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + 2 * n);
-        jdk.incubator.vector.FloatVector c21 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + 2 * n + lanes);
-        jdk.incubator.vector.FloatVector c30 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + 3 * n);
-        jdk.incubator.vector.FloatVector c31 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + 3 * n + lanes);
+        FloatVector c00 = FloatVector.fromArray(F, c, o);
+        FloatVector c01 = FloatVector.fromArray(F, c, o + lanes);
+        FloatVector c10 = FloatVector.fromArray(F, c, o + n);
+        FloatVector c11 = FloatVector.fromArray(F, c, o + n + lanes);
+        FloatVector c20 = FloatVector.fromArray(F, c, o + 2 * n);
+        FloatVector c21 = FloatVector.fromArray(F, c, o + 2 * n + lanes);
+        FloatVector c30 = FloatVector.fromArray(F, c, o + 3 * n);
+        FloatVector c31 = FloatVector.fromArray(F, c, o + 3 * n + lanes);
         int a0 = r * k;
         int a1 = a0 + k;
         int a2 = a1 + k;
         int a3 = a2 + k;
         for (int kk = k0; kk < k1; kk++) {
             int bo = kk * n + j;
-            jdk.incubator.vector.FloatVector b0 = jdk.incubator.vector.FloatVector.fromArray(F, b, bo);
-            jdk.incubator.vector.FloatVector b1 = jdk.incubator.vector.FloatVector.fromArray(F, b, bo + lanes);
+            FloatVector b0 = FloatVector.fromArray(F, b, bo);
+            FloatVector b1 = FloatVector.fromArray(F, b, bo + lanes);
             float v0 = a[a0 + kk];
             float v1 = a[a1 + kk];
             float v2 = a[a2 + kk];
@@ -93,13 +99,13 @@ final class Dsv4Matmul {
     private static void f32Block1(float[] a, int k, float[] b, int n, float[] c, int r, int j, int k0, int k1) {
         int lanes = F.length();
         int o = r * n + j;
-        jdk.incubator.vector.FloatVector c0 = jdk.incubator.vector.FloatVector.fromArray(F, c, o);
-        jdk.incubator.vector.FloatVector c1 = jdk.incubator.vector.FloatVector.fromArray(F, c, o + lanes);
+        FloatVector c0 = FloatVector.fromArray(F, c, o);
+        FloatVector c1 = FloatVector.fromArray(F, c, o + lanes);
         for (int kk = k0; kk < k1; kk++) {
             int bo = kk * n + j;
             float v = a[r * k + kk];
-            c0 = c0.add(jdk.incubator.vector.FloatVector.fromArray(F, b, bo).mul(v));
-            c1 = c1.add(jdk.incubator.vector.FloatVector.fromArray(F, b, bo + lanes).mul(v));
+            c0 = c0.add(FloatVector.fromArray(F, b, bo).mul(v));
+            c1 = c1.add(FloatVector.fromArray(F, b, bo + lanes).mul(v));
         }
         c0.intoArray(c, o);
         c1.intoArray(c, o + lanes);
@@ -138,14 +144,14 @@ final class Dsv4Matmul {
         return c;
     }
 
-    private static final jdk.incubator.vector.VectorSpecies<Integer> I =
-            jdk.incubator.vector.IntVector.SPECIES_PREFERRED;
-    private static final jdk.incubator.vector.VectorSpecies<Byte> B = jdk.incubator.vector.VectorSpecies.of(
-            byte.class, jdk.incubator.vector.VectorShape.forBitSize(I.length() * 8));
+    private static final VectorSpecies<Integer> I =
+            IntVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Byte> B = VectorSpecies.of(
+            byte.class, VectorShape.forBitSize(I.length() * 8));
 
     private static void block4(byte[] a, int k, byte[] b, int n, int[] c, int r, int j) {
-        jdk.incubator.vector.IntVector z = jdk.incubator.vector.IntVector.zero(I);
-        jdk.incubator.vector.IntVector c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z;
+        IntVector z = IntVector.zero(I);
+        IntVector c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z;
         int lanes = I.length();
         int a0 = r * k;
         int a1 = a0 + k;
@@ -153,10 +159,10 @@ final class Dsv4Matmul {
         int a3 = a2 + k;
         for (int kk = 0; kk < k; kk++) {
             int bo = kk * n + j;
-            jdk.incubator.vector.IntVector b0 = (jdk.incubator.vector.IntVector) jdk.incubator.vector.ByteVector
-                    .fromArray(B, b, bo).convertShape(jdk.incubator.vector.VectorOperators.B2I, I, 0);
-            jdk.incubator.vector.IntVector b1 = (jdk.incubator.vector.IntVector) jdk.incubator.vector.ByteVector
-                    .fromArray(B, b, bo + lanes).convertShape(jdk.incubator.vector.VectorOperators.B2I, I, 0);
+            IntVector b0 = (IntVector) ByteVector
+                    .fromArray(B, b, bo).convertShape(VectorOperators.B2I, I, 0);
+            IntVector b1 = (IntVector) ByteVector
+                    .fromArray(B, b, bo + lanes).convertShape(VectorOperators.B2I, I, 0);
             int v0 = a[a0 + kk];
             int v1 = a[a1 + kk];
             int v2 = a[a2 + kk];

@@ -46,7 +46,7 @@ public final class Chip implements AutoCloseable {
     private final Platform platform;
     private final int deviceId;
     private final ChipOptions options;
-    private final Ring[] rings = new Ring[RuntimeEnv.RINGS];
+    private final Ring[] rings = new Ring[RingField.RINGS];
     private TensorMap tmap;
     /** Reused between runs while rings and thread count stay the same (no per-run allocation of queues). */
     private Engine engine;
@@ -253,7 +253,7 @@ public final class Chip implements AutoCloseable {
      */
     public static void checkSimulatorLimits(CallConfig c, long maxHeapBytes) {
         RuntimeEnv env = c.runtimeEnv();
-        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             if (env.taskWindow(r) > MAX_SIM_TASK_WINDOW) {
                 throw new IllegalArgumentException("ring_task_window for ring " + r + " exceeds the simulator's limit of "
                         + MAX_SIM_TASK_WINDOW + " preallocated slots: ring_task_window[" + r + "]=" + env.taskWindow(r)
@@ -278,7 +278,7 @@ public final class Chip implements AutoCloseable {
     public static long preallocatedHeapBytes(RuntimeEnv env) {
         long need = 0;
         long slots = 0;
-        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             need += Ring.javaHeapBytes(env.taskWindow(r), env.depPool(r));
             slots += env.taskWindow(r);
         }
@@ -291,7 +291,7 @@ public final class Chip implements AutoCloseable {
         long need = preallocatedHeapBytes(env);
         StringBuilder windows = new StringBuilder();
         StringBuilder pools = new StringBuilder();
-        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             windows.append(r == 0 ? "" : ",").append(env.taskWindow(r));
             pools.append(r == 0 ? "" : ",").append(env.depPool(r));
         }
@@ -343,7 +343,7 @@ public final class Chip implements AutoCloseable {
     private boolean prepareRings(RuntimeEnv env) {
         boolean windowsChanged = false;
         boolean rebuilt = false;
-        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             long w = env.taskWindow(r), h = env.heap(r), d = env.depPool(r);
             Ring old = rings[r];
             if (old != null && old.window() == w && old.heap.size() == h && old.deps.capacity() == d) {
@@ -371,8 +371,8 @@ public final class Chip implements AutoCloseable {
             }
         }
         if (tmap == null || windowsChanged) {
-            int[] windows = new int[RuntimeEnv.RINGS];
-            for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            int[] windows = new int[RingField.RINGS];
+            for (int r = 0; r < RingField.RINGS; r++) {
                 windows[r] = rings[r].window();
             }
             tmap = null; // the old map can go before the new one is allocated
@@ -411,7 +411,7 @@ public final class Chip implements AutoCloseable {
         RuntimeEnv env = c.runtimeEnv();
         List<NativeRegion> held = new ArrayList<>();
         try {
-            for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+            for (int r = 0; r < RingField.RINGS; r++) {
                 held.add(reserveRingHeap(r, env.heap(r), "ring " + r + " heap (reservation check)"));
             }
         } finally {
@@ -420,7 +420,7 @@ public final class Chip implements AutoCloseable {
     }
 
     private void discardRings() {
-        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             if (rings[r] != null) {
                 try {
                     rings[r].region.close();
@@ -445,7 +445,7 @@ public final class Chip implements AutoCloseable {
             engine.shutdown();
             engine = null;
         }
-        for (int r = 0; r < RuntimeEnv.RINGS; r++) {
+        for (int r = 0; r < RingField.RINGS; r++) {
             if (rings[r] != null) {
                 rings[r].region.close();
                 rings[r] = null;

@@ -30,7 +30,7 @@ final class BackPressure {
     private final TensorMap tmap;
     private final Reclaimer reclaimer;
     private final Waiter waiter = new Waiter();
-    private final int[] sinceRefresh = new int[RuntimeEnv.RINGS];
+    private final int[] sinceRefresh = new int[RingField.RINGS];
     private RuntimeEnv env;
     /** The orchestrator thread of this run: interrupting it cancels the run. */
     private Thread owner;

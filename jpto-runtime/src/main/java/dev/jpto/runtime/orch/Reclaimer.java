@@ -1,7 +1,7 @@
 package dev.jpto.runtime.orch;
 
 import dev.jpto.isa.Tensor;
-import dev.jpto.runtime.RuntimeEnv;
+import dev.jpto.runtime.RingField;
 import dev.jpto.runtime.ring.Ring;
 import java.util.Arrays;
 
@@ -17,10 +17,10 @@ final class Reclaimer {
 
     private final OwnerMap owners;
     /** The scheduler's {@code last_task_alive} as last applied, per ring. */
-    private final int[] reclaimedUpTo = new int[RuntimeEnv.RINGS];
-    private final int[] depReclaimedAt = new int[RuntimeEnv.RINGS];
+    private final int[] reclaimedUpTo = new int[RingField.RINGS];
+    private final int[] depReclaimedAt = new int[RingField.RINGS];
     /** Peak live tasks per ring up to the last change of its tail (see {@link #taskWindowMax}). */
-    private final long[] windowMax = new long[RuntimeEnv.RINGS];
+    private final long[] windowMax = new long[RingField.RINGS];
 
     Reclaimer(OwnerMap owners) {
         this.owners = owners;
