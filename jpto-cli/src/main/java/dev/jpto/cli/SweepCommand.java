@@ -37,7 +37,9 @@ final class SweepCommand implements Callable<Integer> {
     Path out;
 
     @Option(names = "--max-parallel", paramLabel = "N",
-            description = "cases run at once (default: half the processors, at least 1)")
+            description = "the most cases run at once; fewer when the processors (half of them) or the memory "
+                    + "(available / the largest case's expected footprint) allow fewer (default: as many as they "
+                    + "allow)")
     Integer maxParallel;
 
     @Option(names = "--case-timeout", paramLabel = "SECONDS", defaultValue = "3600",
@@ -62,7 +64,7 @@ final class SweepCommand implements Callable<Integer> {
                         + " (try 3600)");
             }
             Path dir = out != null ? out : Path.of(stem(file) + "-results");
-            Sweep sweep = new Sweep(top.out, maxParallel == null ? Sweep.defaultParallel() : maxParallel,
+            Sweep sweep = new Sweep(top.out, maxParallel,
                     Duration.ofSeconds(caseTimeoutSeconds), top.env, joined());
             dev.jpto.lib.runner.OutputDir.requireWritable("--out", dir);
             return OutputDirLock.holding(dir, "--out", commandSpec, () -> {

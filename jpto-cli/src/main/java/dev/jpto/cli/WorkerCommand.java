@@ -1,5 +1,6 @@
 package dev.jpto.cli;
 
+import dev.jpto.sweep.Concurrency;
 import dev.jpto.sweep.Sweep;
 import dev.jpto.sweep.Worker;
 import java.util.concurrent.Callable;
@@ -21,8 +22,9 @@ final class WorkerCommand implements Callable<Integer> {
     ClusterOptions cluster;
 
     @Option(names = "--slots", paramLabel = "N",
-            description = "cases run at once; each gets an even share of the memory budget (default: half the "
-                    + "processors, at least 1)")
+            description = "the most cases run at once, each with an even share of the memory budget; fewer when "
+                    + "half the processors or the available memory / 256MiB per case allow fewer (default: as many "
+                    + "as they allow)")
     Integer slots;
 
     @Option(names = "--verbose", description = "show stack traces of errors")
@@ -31,8 +33,13 @@ final class WorkerCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return Outcome.of("worker", top.err, verbose, () -> {
-            Worker worker = new Worker(top.out, cluster.spec("jpto worker"),
-                    slots == null ? Sweep.defaultParallel() : slots, top.env);
+            if (slots != null && slots < 1) {
+                throw new UsageException("--slots must be >= 1: --slots " + slots + " (try "
+                        + Sweep.defaultParallel() + ")");
+            }
+            Concurrency rule = Concurrency.forWorker(slots);
+            top.out.println("[WORKER] " + rule.slots() + " slot(s): " + rule.reason());
+            Worker worker = new Worker(top.out, cluster.spec("jpto worker"), rule.slots(), top.env);
             try {
                 worker.serve();
             } catch (InterruptedException e) {

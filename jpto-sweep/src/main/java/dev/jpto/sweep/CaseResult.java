@@ -12,12 +12,14 @@ import java.util.Map;
  * @param verdicts     one {@code 'name' PASS shape=… (…)} line per output
  * @param stageMillis  wall time per stage, in the order run
  * @param effectiveUs  the benchmark's median, -1 without one
+ * @param deviceUs     the chip's estimated device time of the run (of the last benchmark round with bench), µs;
+ *                     -1 when the run has no estimate (it failed, or an L3 run's merged report)
  * @param heapHighWater ring heap high-water marks (bytes) per ring; empty when the run failed
  * @param heapCapacity  ring heap capacities in force, per ring
  */
 public record CaseResult(String caseId, String program, String preset, Map<String, String> runtimeCfg,
                          String platform, long seed, String expect, String outcome, int exitCode, String errorCode,
-                         String message, List<String> verdicts, Map<String, Long> stageMillis, double effectiveUs,
+                         String message, List<String> verdicts, Map<String, Long> stageMillis, double effectiveUs, double deviceUs,
                          List<Long> heapHighWater, List<Long> heapCapacity, String member) {
     public static final String PASS = "PASS";
     public static final String FAIL = "FAIL";

@@ -57,7 +57,7 @@ final class CaseRunner {
             r.stageNanos().forEach((k, v) -> stages.put(k, v / 1_000_000));
             return result(c, member, r.passed() ? CaseResult.PASS : CaseResult.FAIL, r.passed() ? 0 : 1, "", "",
                     r.outputs().stream().map(OutputCheck::line).toList(), stages,
-                    r.benchmark().map(b -> b.medianUs()).orElse(-1.0),
+                    r.benchmark().map(b -> b.medianUs()).orElse(-1.0), report.deviceMicros().orElse(-1),
                     report.rings().stream().map(RunReport.Ring::heapMax).toList(),
                     report.rings().stream().map(RunReport.Ring::heapBytes).toList());
         } catch (ChipRuntimeException e) {
@@ -87,14 +87,14 @@ final class CaseRunner {
     }
 
     private static CaseResult error(SweepCase c, String member, int exit, String code, String message) {
-        return result(c, member, CaseResult.ERROR, exit, code, message, List.of(), Map.of(), -1, List.of(),
+        return result(c, member, CaseResult.ERROR, exit, code, message, List.of(), Map.of(), -1, -1, List.of(),
                 List.of());
     }
 
     private static CaseResult result(SweepCase c, String member, String outcome, int exit, String code, String message,
                               List<String> verdicts, Map<String, Long> stages, double effectiveUs,
-                              List<Long> heapMax, List<Long> heap) {
+                              double deviceUs, List<Long> heapMax, List<Long> heap) {
         return new CaseResult(c.id(), c.name(), c.preset(), c.runtimeCfg(), c.platform(), c.seed(), c.expect(),
-                outcome, exit, code, message, verdicts, stages, effectiveUs, heapMax, heap, member);
+                outcome, exit, code, message, verdicts, stages, effectiveUs, deviceUs, heapMax, heap, member);
     }
 }

@@ -1,5 +1,6 @@
 package dev.jpto.sweep;
 
+import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
@@ -84,8 +85,13 @@ final class CompactSerializers {
                     readMap(r, "runtime_cfg"), r.readString("platform"), r.readInt64("seed"), r.readString("expect"),
                     r.readString("outcome"), r.readInt32("exit_code"), r.readString("error_code"),
                     r.readString("message"), Arrays.asList(r.readArrayOfString("verdicts")), stages,
-                    r.readFloat64("effective_us"), longs(r.readArrayOfInt64("heap_high_water")),
+                    r.readFloat64("effective_us"), deviceUs(r), longs(r.readArrayOfInt64("heap_high_water")),
                     longs(r.readArrayOfInt64("heap_capacity")), r.readString("member"));
+        }
+
+        /** -1 from a member of an older jpto whose results carry no device estimate. */
+        private static double deviceUs(CompactReader r) {
+            return r.getFieldKind("device_us") == FieldKind.FLOAT64 ? r.readFloat64("device_us") : -1;
         }
 
         private static List<Long> longs(long[] a) {
@@ -112,6 +118,7 @@ final class CompactSerializers {
             w.writeArrayOfString("verdicts", c.verdicts().toArray(String[]::new));
             writeMap(w, "stage_ms", c.stageMillis());
             w.writeFloat64("effective_us", c.effectiveUs());
+            w.writeFloat64("device_us", c.deviceUs());
             w.writeArrayOfInt64("heap_high_water", c.heapHighWater().stream().mapToLong(Long::longValue).toArray());
             w.writeArrayOfInt64("heap_capacity", c.heapCapacity().stream().mapToLong(Long::longValue).toArray());
             w.writeString("member", c.member());

@@ -22,7 +22,7 @@ final class SummaryReport {
     static final String NAME = "summary.md";
     static final String HTML = "summary.html";
     private static final List<String> COLUMNS = List.of("case", "preset", "runtime_cfg", "platform", "seed",
-            "status", "expected", "exit", "time (ms)", "heap high-water / ring heap");
+            "status", "expected", "exit", "time (ms)", "device (µs)", "heap high-water / ring heap");
 
     private SummaryReport() {
     }
@@ -41,7 +41,7 @@ final class SummaryReport {
             return List.of(c.id().substring(0, 12), c.preset(), c.runtimeCfg().isEmpty() ? ""
                     : c.runtimeCfg().toString(), c.platform(), Long.toString(c.seed()), status(), c.expect(),
                     r == null ? "" : r.get("exit_code").asText(), r == null ? "" : totalMillis(r),
-                    r == null ? "" : heap(r));
+                    r == null ? "" : deviceMicros(r), r == null ? "" : heap(r));
         }
     }
 
@@ -111,7 +111,7 @@ final class SummaryReport {
                 List<String> cells = r.cells();
                 for (int i = 0; i < cells.size(); i++) {
                     String cls = COLUMNS.get(i).equals("status") ? " class=\"status\""
-                            : i == 4 || i == 7 || i == 8 ? " class=\"num\"" : "";
+                            : i == 4 || i == 7 || i == 8 || i == 9 ? " class=\"num\"" : "";
                     String text = escape(cells.get(i));
                     h.append("<td").append(cls).append('>').append(i == 0 ? "<code>" + text + "</code>" : text)
                             .append("</td>");
@@ -133,6 +133,12 @@ final class SummaryReport {
             total += v.asLong();
         }
         return Long.toString(total);
+    }
+
+    /** The estimated device time, one decimal; empty without an estimate (-1, or a result of an older jpto). */
+    static String deviceMicros(JsonNode r) {
+        double us = r.path("device_us").asDouble(-1);
+        return us < 0 ? "" : String.format(java.util.Locale.ROOT, "%.1f", us);
     }
 
     /** {@code 768 / 1024 (75%)} per ring that has a heap, comma-separated. */

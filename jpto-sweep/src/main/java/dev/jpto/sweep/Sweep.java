@@ -17,22 +17,23 @@ import java.util.Map;
  * {@code DIR/summary.md} and {@code DIR/summary.html}.
  *
  * @param out         progress and summary lines
- * @param maxParallel cases run at once on the embedded member (unused when joining: workers have their slots)
+ * @param maxParallel the most cases run at once on the embedded member, or null: as many as {@link Concurrency}
+ *                    allows (unused when joining: workers have their slots)
  * @param caseTimeout the longest wait for the next result before the sweep gives up (exit 3)
  * @param env         the environment ($JPTO_CACHE_DIR)
  * @param cluster     the cluster to join as a lite member, or null for a member of its own
  */
-public record Sweep(PrintStream out, int maxParallel, Duration caseTimeout, Map<String, String> env,
+public record Sweep(PrintStream out, Integer maxParallel, Duration caseTimeout, Map<String, String> env,
                     ClusterSpec cluster) {
     public Sweep {
-        if (maxParallel < 1) {
+        if (maxParallel != null && maxParallel < 1) {
             throw new IllegalArgumentException("--max-parallel must be >= 1: --max-parallel " + maxParallel
                     + " (try " + defaultParallel() + ")");
         }
     }
 
     /** A sweep on a member of its own. */
-    public Sweep(PrintStream out, int maxParallel, Duration caseTimeout, Map<String, String> env) {
+    public Sweep(PrintStream out, Integer maxParallel, Duration caseTimeout, Map<String, String> env) {
         this(out, maxParallel, caseTimeout, env, null);
     }
 
@@ -61,14 +62,16 @@ public record Sweep(PrintStream out, int maxParallel, Duration caseTimeout, Map<
         boolean resuming = Files.exists(dir.resolve(ResultsFile.NAME));
         ResultsFile results = ResultsFile.open(dir);
         List<SweepCase> todo = cases.stream().filter(c -> !results.has(c.id())).toList();
+        Concurrency parallel = cluster == null ? Concurrency.forCases(todo, refs, maxParallel) : null;
         out.println("[SWEEP] " + file + ": " + cases.size() + " case(s), " + (cases.size() - todo.size())
                 + " already in " + dir.resolve(ResultsFile.NAME) + ", " + todo.size() + " to run, "
-                + (cluster == null ? maxParallel + " at a time" : "on the workers of " + cluster.join()));
+                + (cluster == null ? parallel.slots() + " at a time (" + parallel.reason() + ")"
+                        : "on the workers of " + cluster.join()));
         if (!todo.isEmpty()) {
             String resultsMap = ResultsMapName.of(dir, resuming);
             HazelcastInstance member = cluster == null
-                    ? SweepMember.embedded(maxParallel, name -> new CaseRunner(refs, name,
-                            CaseRunner.share(maxParallel)))
+                    ? SweepMember.embedded(parallel.slots(), name -> new CaseRunner(refs, name,
+                            CaseRunner.share(parallel.slots())))
                     : SweepMember.start(cluster, 0, null);
             try {
                 if (!new Dispatcher(member, resultsMap, results, out, caseTimeout).run(todo)) {

@@ -19,7 +19,7 @@ class CompactSerializersTest {
         try {
             CaseResult result = new CaseResult("ab12", "basic.matmul", "tiny", Map.of("ring_heap", "1024"),
                     "a2a3sim", 7, "HEAP_RING_DEADLOCK", "ERROR", 3, "HEAP_RING_DEADLOCK", "orch_error_code=2 …",
-                    List.of("'c' PASS shape=[128, 128]"), Map.of("compile", 12L, "runtime", 40L), 123.5,
+                    List.of("'c' PASS shape=[128, 128]"), Map.of("compile", 12L, "runtime", 40L), 123.5, 41.25,
                     List.of(131072L, 0L), List.of(1024L, 1024L), "jpto-1");
             IMap<String, CaseResult> results = member.getMap("compact-test");
             results.set("ab12", result); // an IMap keeps values serialized: get() reads them back

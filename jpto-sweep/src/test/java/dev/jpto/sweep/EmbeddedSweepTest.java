@@ -75,6 +75,7 @@ class EmbeddedSweepTest {
         assertThat(deadlock.get("exit_code").asInt()).isEqualTo(3);
         assertThat(deadlock.get("error_code").asText()).isEqualTo("HEAP_RING_DEADLOCK");
         assertThat(deadlock.get("message").asText()).startsWith("orch_error_code=2 HEAP_RING_DEADLOCK");
+        assertThat(deadlock.get("device_us").asDouble()).isEqualTo(-1); // no run, no estimate
         List<JsonNode> passed = lines.stream().filter(l -> l != deadlock).toList();
         assertThat(passed).allSatisfy(l -> {
             assertThat(l.get("outcome").asText()).isEqualTo("PASS");
@@ -82,6 +83,7 @@ class EmbeddedSweepTest {
             assertThat(l.get("verdicts")).isNotEmpty().allMatch(v -> v.asText().contains(" PASS shape="));
             assertThat(l.get("stage_millis").has("runtime")).isTrue();
             assertThat(l.get("heap_capacity")).isNotEmpty();
+            assertThat(l.get("device_us").asDouble()).isPositive(); // the chip's estimate of the run
             assertThat(l.get("member").asText()).startsWith("jpto-");
         });
         JsonNode matmul = passed.stream().filter(l -> l.get("program").asText().equals("basic.matmul"))
@@ -92,12 +94,15 @@ class EmbeddedSweepTest {
         assertThat(log()).contains("[SWEEP] 4 case(s): 4 as expected, 0 unexpected");
         String summary = Files.readString(out.resolve("summary.md"));
         assertThat(summary).contains("## basic.vector_add", "## basic.matmul", "| HEAP_RING_DEADLOCK | "
-                + "HEAP_RING_DEADLOCK | 3 |");
+                + "HEAP_RING_DEADLOCK | 3 |", String.format(java.util.Locale.ROOT, " | %.1f | ",
+                        matmul.get("device_us").asDouble()));
         String html = Files.readString(out.resolve("summary.html"));
         long used = matmul.get("heap_high_water").get(0).asLong();
         assertThat(html).startsWith("<!DOCTYPE html>").contains("<h2>basic.matmul</h2>", "<h2>basic.vector_add</h2>",
                         "<p>4 case(s): 4 as expected, 0 unexpected, 0 not run.</p>",
                         "<td class=\"status\">HEAP_RING_DEADLOCK</td><td>HEAP_RING_DEADLOCK</td><td class=\"num\">3",
+                        String.format(java.util.Locale.ROOT, "<td class=\"num\">%.1f</td>",
+                                matmul.get("device_us").asDouble()),
                         used + " / " + (64L << 20) + " (" + Math.round(100.0 * used / (64L << 20)) + "%)")
                 .doesNotContain("<script", "http:", "https:", "src=", "<link"); // nothing to fetch
         assertThat(html.split("<tr class=\"ok\">", -1)).hasSize(5);

@@ -24,7 +24,7 @@ class SweepCompareTest {
                                      double effectiveUs) {
         return new CaseResult(id, "basic.matmul", "tiny", Map.of("ring_heap", "1024"), "a2a3sim", seed, "PASS",
                 outcome, outcome.equals("PASS") ? 0 : 3, code, "", List.of(), Map.of("compile", 1L, "runtime",
-                millis - 1), effectiveUs, List.of(), List.of(), "m");
+                millis - 1), effectiveUs, -1, List.of(), List.of(), "m");
     }
 
     private Path run(String name, CaseResult... results) throws IOException {
