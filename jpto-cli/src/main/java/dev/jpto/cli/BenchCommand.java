@@ -9,6 +9,7 @@ import dev.jpto.tools.bench.RuntimeBenchmark;
 import dev.jpto.tools.bench.RuntimeWorkload;
 import dev.jpto.runtime.Platform;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -63,6 +64,10 @@ public final class BenchCommand implements Callable<Integer> {
     @CommandLine.Mixin
     MemoryOption memory = new MemoryOption();
 
+    @Option(names = "--json", description = "print one JSON document (docs/schema/run.schema.json, command 'bench') "
+            + "instead of the human lines")
+    boolean json;
+
     /** Without PROGRAM, the usage (which lists the built-in benchmarks); with one, {@code jpto run --bench}. */
     @Override
     public Integer call() {
@@ -71,7 +76,11 @@ public final class BenchCommand implements Callable<Integer> {
             return 0;
         }
         if (rounds < 1) {
-            top.err.println("jpto bench: --rounds must be >= 1: --rounds " + rounds + " (try " + DEFAULT_ROUNDS + ")");
+            String line = "jpto bench: --rounds must be >= 1: --rounds " + rounds + " (try " + DEFAULT_ROUNDS + ")";
+            top.err.println(line);
+            if (json) {
+                BenchJson.failed(program, line).print(top.out);
+            }
             return JptoCommand.EXIT_USAGE;
         }
         RunCommand run = new RunCommand();
@@ -86,7 +95,19 @@ public final class BenchCommand implements Callable<Integer> {
         run.chips = chips;
         run.chip = chip;
         run.memory = memory;
+        run.json = json;
         return run.call();
+    }
+
+    /** Exit 2 for refused options of a built-in benchmark: the line on stderr, and the document with --json. */
+    private static int refused(CommandLine.Model.CommandSpec spec, boolean json, String benchmark, Exception e) {
+        String line = "jpto bench " + benchmark + ": " + e.getMessage();
+        spec.commandLine().getErr().println(line);
+        if (json) {
+            spec.commandLine().getOut().println(BenchJson.failed(benchmark, line).text());
+            spec.commandLine().getOut().flush();
+        }
+        return JptoCommand.EXIT_USAGE;
     }
 
     /**
@@ -140,6 +161,10 @@ public final class BenchCommand implements Callable<Integer> {
                 description = "python with numpy for --baseline numpy (default ${DEFAULT-VALUE})")
         String python;
 
+        @Option(names = "--json", description = "print one JSON document (docs/schema/bench.schema.json) instead of "
+                + "the human lines")
+        boolean json;
+
         @Override
         public Integer call() {
             MatmulBenchmark.Options options;
@@ -153,16 +178,20 @@ public final class BenchCommand implements Callable<Integer> {
                 options = new MatmulBenchmark.Options(size, DType.fromText(dtype), tile, warmups, runs, scalarTiles,
                         peak);
             } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
-                spec.commandLine().getErr().println("jpto bench matmul: " + e.getMessage());
-                return JptoCommand.EXIT_USAGE;
+                return refused(spec, json, "matmul", e);
             }
             MatmulBenchmark.Result result = MatmulBenchmark.run(options);
-            result.lines().forEach(spec.commandLine().getOut()::println);
-            if (baseline != null) {
-                NumpyBaseline numpy = new NumpyBaseline(python, NumpyBaseline.timeoutFor(size, warmups, runs));
-                NumpyBaseline.lines(numpy.run(size, warmups, runs), options.dtype().text(), result.vector().gflops(),
-                        options.unit()).forEach(spec.commandLine().getOut()::println);
+            java.io.PrintWriter out = spec.commandLine().getOut();
+            Optional<NumpyBaseline.Outcome> numpy = Optional.ofNullable(baseline).map(b ->
+                    new NumpyBaseline(python, NumpyBaseline.timeoutFor(size, warmups, runs)).run(size, warmups, runs));
+            if (json) {
+                out.println(BenchJson.matmul(result, numpy).text());
+            } else {
+                result.lines().forEach(out::println);
+                numpy.ifPresent(n -> NumpyBaseline.lines(n, options.dtype().text(), result.vector().gflops(),
+                        options.unit()).forEach(out::println));
             }
+            out.flush();
             return result.agree() ? 0 : 1;
         }
     }
@@ -207,6 +236,10 @@ public final class BenchCommand implements Callable<Integer> {
         @Option(names = "--shape", split = ",", description = "shapes to run: independent, chain, dag2 (default all)")
         List<String> shapes = List.of();
 
+        @Option(names = "--json", description = "print one JSON document (docs/schema/bench.schema.json) instead of "
+                + "the human lines")
+        boolean json;
+
         @Override
         public Integer call() {
             RuntimeBenchmark.Options options;
@@ -220,11 +253,16 @@ public final class BenchCommand implements Callable<Integer> {
                             + tasks + " block=" + block + " (try --tasks 8192 --block 128)");
                 }
             } catch (IllegalArgumentException e) {
-                spec.commandLine().getErr().println("jpto bench runtime: " + e.getMessage());
-                return JptoCommand.EXIT_USAGE;
+                return refused(spec, json, "runtime", e);
             }
-            RuntimeBenchmark.lines(options, RuntimeBenchmark.run(options))
-                    .forEach(spec.commandLine().getOut()::println);
+            List<RuntimeBenchmark.Row> rows = RuntimeBenchmark.run(options);
+            java.io.PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                out.println(BenchJson.runtime(options, rows).text());
+            } else {
+                RuntimeBenchmark.lines(options, rows).forEach(out::println);
+            }
+            out.flush();
             return 0;
         }
 

@@ -67,11 +67,16 @@ final class JsonDocument {
     }
 
     void print(PrintStream out) {
+        out.println(text());
+        out.flush();
+    }
+
+    /** The document as printed. */
+    String text() {
         try {
-            out.println(JSON.writeValueAsString(root));
+            return JSON.writeValueAsString(root);
         } catch (JsonProcessingException e) {
             throw new UncheckedIOException(e);
         }
-        out.flush();
     }
 }

@@ -82,7 +82,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JsonDocument doc = new JsonDocument("run");
+        JsonDocument doc = new JsonDocument(verb);
         // with --json the stage lines and progress go nowhere; the RunResult becomes the document
         PrintStream human = json ? new PrintStream(OutputStream.nullOutputStream()) : top.out;
         int code = Outcome.of(verb, top.err, chip.verbose, () -> {

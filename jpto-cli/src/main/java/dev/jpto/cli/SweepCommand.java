@@ -1,6 +1,9 @@
 package dev.jpto.cli;
 
 import dev.jpto.sweep.Sweep;
+import dev.jpto.sweep.SweepProgress;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -52,9 +55,16 @@ final class SweepCommand implements Callable<Integer> {
     @Option(names = "--verbose", description = "show stack traces of errors")
     boolean verbose;
 
+    @Option(names = "--json", description = "print one JSON document at the end (docs/schema/sweep-run.schema.json) "
+            + "instead of the progress and summary lines")
+    boolean json;
+
     @Override
     public Integer call() {
-        return Outcome.of("sweep", top.err, verbose, () -> {
+        JsonDocument doc = new JsonDocument("sweep");
+        // with --json the lines go nowhere, and no bar is drawn; the outcome becomes the document
+        PrintStream human = json ? new PrintStream(OutputStream.nullOutputStream()) : top.out;
+        int code = Outcome.of("sweep", top.err, verbose, () -> {
             if (file == null) {
                 throw new UsageException("missing FILE: 'jpto sweep FILE [options]' runs a sweep file, "
                         + "'jpto sweep compare OLD NEW' compares two sweeps");
@@ -64,19 +74,27 @@ final class SweepCommand implements Callable<Integer> {
                         + " (try 3600)");
             }
             Path dir = out != null ? out : Path.of(stem(file) + "-results");
-            Sweep sweep = new Sweep(top.out, maxParallel,
-                    Duration.ofSeconds(caseTimeoutSeconds), top.env, joined());
+            SweepJson.sweep(doc.root(), file, dir, null);
+            Sweep sweep = new Sweep(human, maxParallel, Duration.ofSeconds(caseTimeoutSeconds), top.env, joined(),
+                    json ? SweepProgress.lines(human) : SweepBar.forTerminal(top.out, top.err, top.env));
             dev.jpto.lib.runner.OutputDir.requireWritable("--out", dir);
             return OutputDirLock.holding(dir, "--out", commandSpec, () -> {
                 try {
-                    return sweep.run(file, dir);
+                    Sweep.Outcome o = sweep.execute(file, dir);
+                    SweepJson.sweep(doc.root(), file, dir, o);
+                    return o.exitCode();
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new CancellationException("sweep stopped; run it again with --out " + dir
                             + " to resume");
                 }
             });
-        });
+        }, doc::failed);
+        if (json) {
+            doc.root().put("passed", code == 0);
+            doc.print(top.out);
+        }
+        return code;
     }
 
     /** The cluster of --join and its options, or null for an embedded member. */

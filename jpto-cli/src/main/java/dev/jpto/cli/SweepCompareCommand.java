@@ -29,9 +29,25 @@ final class SweepCompareCommand implements Callable<Integer> {
             description = "slower by more than this percentage is a regression (default ${DEFAULT-VALUE})")
     double thresholdPct;
 
+    @Option(names = "--json", description = "print one JSON document (docs/schema/sweep-compare.schema.json) instead "
+            + "of the lines")
+    boolean json;
+
     @Override
     public Integer call() {
-        return Outcome.of("sweep compare", sweep.top.err, false,
-                () -> new SweepCompare(sweep.top.out, thresholdPct).compare(oldRun, newRun));
+        if (!json) {
+            return Outcome.of("sweep compare", sweep.top.err, false,
+                    () -> new SweepCompare(sweep.top.out, thresholdPct).compare(oldRun, newRun));
+        }
+        JsonDocument doc = new JsonDocument("sweep compare");
+        SweepJson.compare(doc.root(), oldRun, newRun, thresholdPct, null);
+        int code = Outcome.of("sweep compare", sweep.top.err, false, () -> {
+            SweepCompare.Findings f = new SweepCompare(sweep.top.out, thresholdPct).findings(oldRun, newRun);
+            SweepJson.compare(doc.root(), oldRun, newRun, thresholdPct, f);
+            return f.exitCode();
+        }, doc::failed);
+        doc.root().put("passed", code == 0);
+        doc.print(sweep.top.out);
+        return code;
     }
 }

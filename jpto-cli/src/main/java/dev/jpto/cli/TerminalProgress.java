@@ -50,13 +50,21 @@ final class TerminalProgress implements Progress {
      * a terminal, and not CI), coloured unless NO_COLOR is set; plain lines otherwise (a pipe, a log file, a test).
      */
     static Progress forTerminal(PrintStream out, Map<String, String> env) {
-        java.io.Console console = System.console();
-        boolean terminal = out == System.out && console != null && console.isTerminal() && !env.containsKey("CI");
-        if (!terminal) {
+        if (!isTerminal(out, env)) {
             return Progress.lines(out);
         }
-        boolean colour = env.getOrDefault("NO_COLOR", "").isEmpty() && !"dumb".equals(env.get("TERM"));
-        return new TerminalProgress(out, colour, true, System::nanoTime);
+        return new TerminalProgress(out, colour(env), true, System::nanoTime);
+    }
+
+    /** Whether {@code out} is this process's stdout on a terminal, and not in CI: where bars may be drawn. */
+    static boolean isTerminal(PrintStream out, Map<String, String> env) {
+        java.io.Console console = System.console();
+        return out == System.out && console != null && console.isTerminal() && !env.containsKey("CI");
+    }
+
+    /** Colour unless NO_COLOR is set or the terminal is dumb. */
+    static boolean colour(Map<String, String> env) {
+        return env.getOrDefault("NO_COLOR", "").isEmpty() && !"dumb".equals(env.get("TERM"));
     }
 
     @Override

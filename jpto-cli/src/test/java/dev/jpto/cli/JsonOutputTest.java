@@ -45,7 +45,7 @@ class JsonOutputTest {
     }
 
     /** The schema from docs/schema; its $refs to sibling schemas resolve to the files beside it, never the net. */
-    private static Schema schema(String file) {
+    static Schema schema(String file) {
         SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
                 b -> b.schemas(iri -> iri.startsWith(SCHEMA_IRI) ? read(iri.substring(SCHEMA_IRI.length())) : null));
         return registry.getSchema(SchemaLocation.of(SCHEMA_IRI + file));

@@ -56,10 +56,13 @@ final class Dispatcher {
     private final Deque<SweepCase> queue = new ArrayDeque<>();
     private final Map<String, UUID> running = new HashMap<>();
     private final Map<String, Integer> losses = new HashMap<>();
+    private final SweepProgress view;
     private Progress progress;
 
-    Dispatcher(HazelcastInstance self, String resultsMap, ResultsFile results, PrintStream out, Duration caseTimeout) {
+    Dispatcher(HazelcastInstance self, String resultsMap, ResultsFile results, PrintStream out, Duration caseTimeout,
+               SweepProgress view) {
         this.self = self;
+        this.view = view;
         this.map = self.getMap(resultsMap);
         this.results = results;
         this.out = out;
@@ -93,12 +96,13 @@ final class Dispatcher {
         try {
             return loop(todo, held);
         } finally {
+            view.end();
             self.getCluster().removeMembershipListener(listener);
         }
     }
 
     private boolean loop(List<SweepCase> todo, Map<String, CaseResult> held) throws InterruptedException {
-        progress = new Progress(out, todo);
+        progress = new Progress(view, todo);
         for (SweepCase c : todo) {
             CaseResult r = held.get(c.id());
             if (r != null) {
@@ -249,17 +253,17 @@ final class Dispatcher {
         return true;
     }
 
-    /** The cases still without a result, and one progress line per result. */
+    /** The cases still without a result, and the counts shown per result. */
     private static final class Progress {
-        private final PrintStream out;
+        private final SweepProgress view;
         private final int total;
         private final Map<String, SweepCase> pending = new HashMap<>();
         private final long start = System.nanoTime();
         private int done;
         private int unexpected;
 
-        Progress(PrintStream out, List<SweepCase> todo) {
-            this.out = out;
+        Progress(SweepProgress view, List<SweepCase> todo) {
+            this.view = view;
             this.total = todo.size();
             todo.forEach(c -> pending.put(c.id(), c));
         }
@@ -281,9 +285,8 @@ final class Dispatcher {
             done++;
             unexpected += r.asExpected() ? 0 : 1;
             long eta = (System.nanoTime() - start) / done * (total - done) / 1_000_000_000L;
-            out.println(String.format(Locale.ROOT, "[SWEEP] %d/%d done, %d unexpected, %d remaining, ETA %d s: %s %s%s",
-                    done, total, unexpected, total - done, eta, Sweep.label(r), r.observed(),
-                    r.asExpected() ? "" : " (expected " + r.expect() + ")"));
+            view.result(new SweepProgress.Tally(done, unexpected, total, eta), Sweep.label(r) + " " + r.observed()
+                    + (r.asExpected() ? "" : " (expected " + r.expect() + ")"), r.asExpected());
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.jpto.sweep;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.hazelcast.core.HazelcastInstance;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,14 +23,35 @@ import java.util.Map;
  * @param caseTimeout the longest wait for the next result before the sweep gives up (exit 3)
  * @param env         the environment ($JPTO_CACHE_DIR)
  * @param cluster     the cluster to join as a lite member, or null for a member of its own
+ * @param progress    how results are shown as they arrive; null: one line each on {@code out}
  */
 public record Sweep(PrintStream out, Integer maxParallel, Duration caseTimeout, Map<String, String> env,
-                    ClusterSpec cluster) {
+                    ClusterSpec cluster, SweepProgress progress) {
+    /**
+     * What a sweep came to.
+     *
+     * @param exitCode 0 every case as expected, 1 any not, 3 a result never came
+     * @param cases    the sweep file's cases, in file order
+     * @param results  every result in results.jsonl (this run's and earlier ones'), as its JSON lines
+     * @param ranNow   cases this run had to run (the rest had results already)
+     * @param parallel the cases at once on the embedded member; null on the workers of a cluster
+     */
+    public record Outcome(int exitCode, List<SweepCase> cases, List<JsonNode> results, int ranNow,
+                          Concurrency parallel) {
+    }
+
     public Sweep {
+        progress = progress != null ? progress : SweepProgress.lines(out);
         if (maxParallel != null && maxParallel < 1) {
             throw new IllegalArgumentException("--max-parallel must be >= 1: --max-parallel " + maxParallel
                     + " (try " + defaultParallel() + ")");
         }
+    }
+
+    /** A sweep showing one line per result. */
+    public Sweep(PrintStream out, Integer maxParallel, Duration caseTimeout, Map<String, String> env,
+                 ClusterSpec cluster) {
+        this(out, maxParallel, caseTimeout, env, cluster, null);
     }
 
     /** A sweep on a member of its own. */
@@ -51,6 +73,11 @@ public record Sweep(PrintStream out, Integer maxParallel, Duration caseTimeout, 
      * @throws InterruptedException when the calling thread is interrupted (the member is shut down first)
      */
     public int run(Path file, Path dir) throws InterruptedException {
+        return execute(file, dir).exitCode();
+    }
+
+    /** {@link #run}, with what the sweep came to. */
+    public Outcome execute(Path file, Path dir) throws InterruptedException {
         ProgramRefs refs = new ProgramRefs(env);
         List<SweepCase> cases = SweepFile.read(file, refs);
         dev.jpto.lib.runner.OutputDir.requireWritable("--out", dir);
@@ -74,16 +101,17 @@ public record Sweep(PrintStream out, Integer maxParallel, Duration caseTimeout, 
                             CaseRunner.share(parallel.slots())))
                     : SweepMember.start(cluster, 0, null);
             try {
-                if (!new Dispatcher(member, resultsMap, results, out, caseTimeout).run(todo)) {
+                if (!new Dispatcher(member, resultsMap, results, out, caseTimeout, progress).run(todo)) {
                     SummaryReport.write(dir, cases, results.all(), out);
-                    return 3;
+                    return new Outcome(3, cases, results.all(), todo.size(), parallel);
                 }
                 forget(member, resultsMap);
             } finally {
                 member.shutdown();
             }
         }
-        return SummaryReport.write(dir, cases, results.all(), out) ? 0 : 1;
+        int code = SummaryReport.write(dir, cases, results.all(), out) ? 0 : 1;
+        return new Outcome(code, cases, results.all(), todo.size(), parallel);
     }
 
     /** Drops the sweep's results map: every result is in results.jsonl now (no data member left: nothing to do). */
