@@ -6,7 +6,8 @@ import dev.jpto.compiler.CompileOptions;
 import dev.jpto.compiler.OnChipMemory;
 import dev.jpto.compiler.WorkDirClaim;
 import dev.jpto.compiler.ir.Program;
-import dev.jpto.lib.load.BuiltInOverflows;
+import dev.jpto.lib.load.ProgramCompileOptions;
+import dev.jpto.lib.registry.MemoryExemption;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.lib.runner.DefaultRuntimeCfg;
 import dev.jpto.lib.runner.OutputDir;
@@ -72,9 +73,9 @@ final class CompileCommand implements Callable<Integer> {
 
     private int compile(ProgramSpec spec) {
         long start = System.nanoTime();
-        CompileOptions options = BuiltInOverflows.compileOptions(spec, platform).withDumpIr(dumpIr).withForce(force);
+        CompileOptions options = ProgramCompileOptions.of(spec, platform).withDumpIr(dumpIr).withForce(force);
         if (memoryMap) {
-            printMemoryMap(spec, options);
+            printMemoryMap(spec);
         }
         String what = switch (spec.body()) {
             case ProgramSpec.Body.Chip c -> {
@@ -99,7 +100,7 @@ final class CompileCommand implements Callable<Integer> {
     }
 
     /** Before the check, so a kernel that does not fit is shown with the rest; exempt kernels are marked. */
-    private void printMemoryMap(ProgramSpec spec, CompileOptions options) {
+    private void printMemoryMap(ProgramSpec spec) {
         List<Program> programs = switch (spec.body()) {
             case ProgramSpec.Body.Chip c -> List.of(c.program());
             case ProgramSpec.Body.L3 l -> List.copyOf(l.program().chipPrograms().values());
@@ -107,9 +108,9 @@ final class CompileCommand implements Callable<Integer> {
         for (Program p : programs) {
             top.out.print(OnChipMemory.map(OnChipMemory.place(p, platform), platform));
         }
-        if (!options.memoryExempt().isEmpty()) {
-            top.out.println("[MEM] built-in kernels not re-tiled yet, exempt from the check: "
-                    + new TreeSet<>(options.memoryExempt()));
+        MemoryExemption exempt = spec.memoryExemption();
+        if (!exempt.isEmpty()) {
+            top.out.println("[MEM] exempt from the check (" + exempt.reason() + "): " + new TreeSet<>(exempt.kernels()));
         }
     }
 }

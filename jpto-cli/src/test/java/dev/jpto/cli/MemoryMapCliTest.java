@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,7 +60,7 @@ class MemoryMapCliTest {
         assertThat(wider).isNotEqualTo(text);
         Files.writeString(src, wider);
         String expected = "kernel dense_mm (aic): L0A needs 131072 B (its largest operand), has 65536 B (64 KiB): "
-                + "tiles tx fp32[128x256] 131072 B";
+                + "tiles tx fp32[128x256] 131072 B (ReluDense.java:" + lineOf(wider, "kb.tile(\"tx\"") + ")";
 
         assertThat(jpto("compile", src.toString(), "--preset", "demo", "-p", "a5sim", "-o",
                 tmp.resolve("wd").toString())).isEqualTo(ExitCodes.USAGE);
@@ -77,7 +78,19 @@ class MemoryMapCliTest {
         assertThat(jpto("compile", "dsv4.prefill_attention_swa", "--preset", "tiny", "-o",
                 tmp.resolve("wd").toString(), "--memory-map")).as(err()).isZero();
         assertThat(out()).contains("DOES NOT FIT", "[MEM] kernel gather_kv (aiv)",
-                "[MEM] built-in kernels not re-tiled yet, exempt from the check: [gather_kv, gather_kv_cmp, ");
+                "[MEM] exempt from the check (keeps whole rows or heads in one tile where the device kernel loops "
+                + "over smaller tiles; not re-tiled yet): [gather_kv, gather_kv_cmp, ");
         assertThat(tmp.resolve("wd").resolve("manifest.json")).isRegularFile();
+    }
+
+    /** The 1-based line of {@code text} that contains {@code fragment}: where the user's source declares a tile. */
+    private static int lineOf(String text, String fragment) {
+        List<String> lines = text.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(fragment)) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError("no line contains " + fragment);
     }
 }

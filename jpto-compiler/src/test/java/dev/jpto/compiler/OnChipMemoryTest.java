@@ -71,9 +71,27 @@ class OnChipMemoryTest {
         return new Program("p", List.of(), List.of(), List.of(kernel), List.of());
     }
 
+    /** The refusal without the tiles' declaration sites (checked on their own below). */
     private static String refusal(Kernel kernel, Platform platform) {
         return catchThrowableOfType(OnChipMemoryException.class,
-                () -> OnChipMemory.check(program(kernel), platform, Set.of())).getMessage();
+                () -> OnChipMemory.check(program(kernel), platform, Set.of())).getMessage()
+                .replaceAll(" \\(OnChipMemoryTest\\.java:\\d+\\)", "");
+    }
+
+    @Test
+    void theRefusalNamesTheSourceLineOfEachTileDeclaration() {
+        KernelBuilder k = KernelBuilder.kernel("add_tile");
+        KTensor x = k.input("x", FP32, 2);
+        KTensor z = k.output("z", FP32, 2);
+        int line = StackWalker.getInstance().walk(f -> f.findFirst().orElseThrow()).getLineNumber() + 1;
+        KTile a = k.tile("a", FP32, 256, 256);
+        KTile b = k.tile("b", FP32, 256, 256);
+        k.load(a, x, 0, 0).load(b, x, 0, 0).add(a, a, b).store(a, z, 0, 0);
+        String message = catchThrowableOfType(OnChipMemoryException.class,
+                () -> OnChipMemory.check(program(k.build()), Platform.A5SIM, Set.of())).getMessage();
+        assertThat(message).endsWith("kernel add_tile (aiv): UB needs 524288 B, has 262144 B (256 KiB): tiles "
+                + "a fp32[256x256] 262144 B (OnChipMemoryTest.java:" + line + "), b fp32[256x256] 262144 B "
+                + "(OnChipMemoryTest.java:" + (line + 1) + ")");
     }
 
     @Test

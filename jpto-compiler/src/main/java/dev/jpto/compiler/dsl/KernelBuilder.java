@@ -120,7 +120,8 @@ public final class KernelBuilder {
                 throw new IllegalArgumentException("kernel " + name + ": tile " + tileName + " is declared twice");
             }
         }
-        tiles.add(new TileDecl(tileName, dtype, rows, cols));
+        SourceLine site = SourceLine.ofCaller(); // once per declaration: an overflow names it
+        tiles.add(new TileDecl(tileName, dtype, rows, cols, site == null ? "" : site.toString()));
         return new KTile(this, tiles.size() - 1, tiles.getLast());
     }
 

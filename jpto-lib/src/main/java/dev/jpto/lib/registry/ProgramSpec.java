@@ -34,10 +34,12 @@ import java.util.TreeSet;
  *                    the program is known to need); the caller's entries override them
  * @param outputFills initial contents of outputs the program updates in place (an in/out tensor such as a cache);
  *                    every other output starts zeroed. The golden's output tensors start with the same contents.
+ * @param memoryExemption kernels exempt from the on-chip memory check, with the reason ({@link MemoryExemption#NONE}
+ *                    unless set with {@link #withMemoryExemption})
  */
 public record ProgramSpec(String programName, String preset, Body body, List<InputSpec> inputs, Golden golden,
                           Map<String, GoldenComparator> comparators, Map<String, String> runtimeCfg,
-                          Map<String, InputFill> outputFills) {
+                          Map<String, InputFill> outputFills, MemoryExemption memoryExemption) {
     /** What runs: one chip program, or an L3 program over several chips. */
     public sealed interface Body {
         String name();
@@ -95,6 +97,13 @@ public record ProgramSpec(String programName, String preset, Body body, List<Inp
         }
     }
 
+    /** A spec without memory exemption. */
+    public ProgramSpec(String programName, String preset, Body body, List<InputSpec> inputs, Golden golden,
+                       Map<String, GoldenComparator> comparators, Map<String, String> runtimeCfg,
+                       Map<String, InputFill> outputFills) {
+        this(programName, preset, body, inputs, golden, comparators, runtimeCfg, outputFills, MemoryExemption.NONE);
+    }
+
     /** A chip-program spec. */
     public ProgramSpec(String programName, String preset, Program program, List<InputSpec> inputs, Golden golden,
                        Map<String, GoldenComparator> comparators, Map<String, String> runtimeCfg,
@@ -126,6 +135,7 @@ public record ProgramSpec(String programName, String preset, Body body, List<Inp
         Objects.requireNonNull(preset, "preset");
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(golden, "golden");
+        Objects.requireNonNull(memoryExemption, "memoryExemption");
         inputs = List.copyOf(inputs);
         comparators = Map.copyOf(comparators);
         runtimeCfg = Map.copyOf(new TreeMap<>(runtimeCfg));
@@ -152,6 +162,25 @@ public record ProgramSpec(String programName, String preset, Body body, List<Inp
                         + String.join(", ", RunConfigKeys.programNeedKeys()));
             }
         }
+    }
+
+    /**
+     * This spec with {@code exemption}: kernels of its program that the on-chip memory check skips, each a kernel
+     * of the program.
+     *
+     * @throws IllegalArgumentException naming an exempt kernel the program does not have
+     */
+    public ProgramSpec withMemoryExemption(MemoryExemption exemption) {
+        Set<String> known = new TreeSet<>();
+        chipPrograms().forEach(p -> p.kernels().forEach(k -> known.add(k.name())));
+        for (String k : exemption.kernels()) {
+            if (!known.contains(k)) {
+                throw new IllegalArgumentException(programName + " preset " + preset + ": memory exemption names "
+                        + "kernel '" + k + "', which the program does not have; its kernels: " + known);
+            }
+        }
+        return new ProgramSpec(programName, preset, body, inputs, golden, comparators, runtimeCfg, outputFills,
+                exemption);
     }
 
     /**

@@ -12,7 +12,7 @@ import dev.jpto.compiler.launch.DistributedRunner;
 import dev.jpto.compiler.launch.Runner;
 import dev.jpto.compiler.run.RunConfig;
 import dev.jpto.isa.Tensor;
-import dev.jpto.lib.load.BuiltInOverflows;
+import dev.jpto.lib.load.ProgramCompileOptions;
 import dev.jpto.lib.registry.ProgramSpec;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.RunReport;
@@ -34,7 +34,7 @@ sealed interface RunTarget {
      * program's default.
      */
     static RunTarget compile(ProgramSpec spec, Platform platform, Path workDir, int chips) {
-        CompileOptions options = BuiltInOverflows.compileOptions(spec, platform);
+        CompileOptions options = ProgramCompileOptions.of(spec, platform);
         return switch (spec.body()) {
             case ProgramSpec.Body.Chip c -> {
                 Compiler.compile(c.program(), workDir, options);

@@ -23,10 +23,13 @@ public record BufferUse(OnChipBuffer buffer, long capacity, List<TilePlacement> 
         return bytes() <= capacity;
     }
 
-    /** {@code UB needs 270336 B, has 196608 B (192 KiB): tiles a fp32[256x256] 262144 B, b ...}. */
+    /**
+     * {@code UB needs 270336 B, has 196608 B (192 KiB): tiles a fp32[256x256] 262144 B (Kern.java:40), b ...}: each
+     * tile with the source line that declares it, where known.
+     */
     public String describe() {
         return buffer.text() + " needs " + bytes() + " B" + (buffer.staging() ? " (its largest operand)" : "")
                 + ", has " + capacity + " B (" + (capacity >> 10) + " KiB): "
-                + "tiles " + tiles.stream().map(TilePlacement::describe).collect(Collectors.joining(", "));
+                + "tiles " + tiles.stream().map(TilePlacement::describeWithSite).collect(Collectors.joining(", "));
     }
 }

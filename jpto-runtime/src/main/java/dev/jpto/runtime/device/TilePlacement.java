@@ -8,4 +8,9 @@ public record TilePlacement(TileDecl tile, long bytes) {
     public String describe() {
         return tile.name() + " " + tile.dtype().text() + "[" + tile.rows() + "x" + tile.cols() + "] " + bytes + " B";
     }
+
+    /** {@link #describe()} and, where known, the declaration: {@code q bf16[64x128] 16384 B (Attention.java:120)}. */
+    public String describeWithSite() {
+        return describe() + (tile.site().isEmpty() ? "" : " (" + tile.site() + ")");
+    }
 }
