@@ -25,6 +25,7 @@ PRESETS = {
     "multi_projection": {"tiny": {}, "demo": {}},
     "topk": {"tiny": {}, "demo": {}},
     "paged_attention": {"tiny": {}, "demo": {}},
+    "mixed_matmul": {"tiny": {}, "demo": {}},
 }
 
 # fp32 results: a few fp32 roundings per element, far inside 1e-4 relative (1e-5 for the short RoPE formula).
@@ -70,6 +71,11 @@ def relu_dense(d, preset):
     w = load(d, "inputs", "w").astype(np.float64)
     b = load(d, "inputs", "b").astype(np.float64)
     return compare("y", load(d, "outputs", "y"), np.maximum(x @ w + b, 0), 1e-4, 1e-4)
+
+
+def mixed_matmul(d, preset):
+    """The same math as relu_dense, computed by one mixed task (cube lane matmul, vector lanes bias + ReLU)."""
+    return relu_dense(d, preset)
 
 
 def layer_norm(d, preset):
@@ -161,7 +167,7 @@ def paged_attention(d, preset):
 
 
 CHECKS = {f.__name__: f for f in (relu_dense, layer_norm, rope, gemm_epilogue, multi_projection, topk,
-                                  paged_attention)}
+                                  paged_attention, mixed_matmul)}
 
 
 def main(argv):

@@ -56,7 +56,8 @@ class ExamplesTest {
                     List.of("q", "k", "v")),
             new Example("TopK.java", "examples.topk", "tiny", "topk", List.of("values", "indices")),
             new Example("PagedAttention.java", "examples.paged_attention", "tiny", "paged_attention",
-                    List.of("out")));
+                    List.of("out")),
+            new Example("MixedMatmul.java", "examples.mixed_matmul", "tiny", "mixed_matmul", List.of("y")));
 
     /** Shared by every run, as a user's cache is: a second preset of one file reuses its compiled classes. */
     @TempDir

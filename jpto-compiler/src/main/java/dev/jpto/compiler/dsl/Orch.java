@@ -1,11 +1,13 @@
 package dev.jpto.compiler.dsl;
 
 import dev.jpto.compiler.ir.Affine;
+import dev.jpto.compiler.ir.MixedLanes;
 import dev.jpto.compiler.ir.Stmt;
 import dev.jpto.compiler.ir.SubmitArg;
 import dev.jpto.compiler.ir.TensorDecl;
 import dev.jpto.compiler.ir.TensorExpr;
 import dev.jpto.isa.DType;
+import dev.jpto.runtime.CoreType;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -21,6 +23,11 @@ public final class Orch {
     public static final Affine BLOCK_IDX = Affine.var(Stmt.Submit.BLOCK_IDX);
     /** In an index argument of a submit: its block count. */
     public static final Affine BLOCK_NUM = Affine.var(Stmt.Submit.BLOCK_NUM);
+    /**
+     * In an index argument of a mixed submit: the vector lane running the kernel (the original's
+     * {@code get_sub_block_id}): 0 in the AIV0 lane (and the cube lane), 1 in the AIV1 lane.
+     */
+    public static final Affine SUB_BLOCK_IDX = Affine.var(Stmt.Submit.SUB_BLOCK_IDX);
     private final ProgramBuilder program;
     private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
 
@@ -105,6 +112,43 @@ public final class Orch {
             list.add(a.arg());
         }
         add(options.submit(kernel.name(), kernel.coreType(), list), SourceLine.ofCaller());
+    }
+
+    /**
+     * Submits a mixed task (the original's {@code MixedKernels}): per block, {@code aic} on a cluster's cube core and
+     * {@code aiv0}/{@code aiv1} on its two vector cores, all with the same arguments. A null kernel is an inactive
+     * lane (at least one must be given); index arguments may use {@link #SUB_BLOCK_IDX} and the block variables.
+     * The task completes after {@code blockNum × active lanes} subtasks.
+     */
+    public void submitMixed(SubmitOptions options, KernelRef aic, KernelRef aiv0, KernelRef aiv1,
+                            TaskArg... args) {
+        KernelRef[] lanes = {aic, aiv0, aiv1};
+        CoreType[] types = {CoreType.AIC, CoreType.AIV, CoreType.AIV};
+        for (int lane = 0; lane < lanes.length; lane++) {
+            KernelRef k = lanes[lane];
+            if (k == null) {
+                continue;
+            }
+            if (k.owner() != program) {
+                throw new IllegalArgumentException("kernel " + k.name() + " was registered with another program; "
+                        + "register it with this program's kernel(...)");
+            }
+            if (k.coreType() != types[lane]) {
+                throw new IllegalArgumentException("mixed lane " + MixedLanes.LANE_NAMES.get(lane)
+                        + " needs a kernel registered for " + types[lane] + ", but " + k.name() + " is registered for "
+                        + k.coreType());
+            }
+        }
+        if (aic == null && aiv0 == null && aiv1 == null) {
+            throw new IllegalArgumentException("submitMixed needs at least one kernel (aic, aiv0 or aiv1)");
+        }
+        List<SubmitArg> list = new ArrayList<>(args.length);
+        for (TaskArg a : args) {
+            list.add(a.arg());
+        }
+        MixedLanes mixed = new MixedLanes(aic == null ? null : aic.name(),
+                aiv0 == null ? null : aiv0.name(), aiv1 == null ? null : aiv1.name());
+        add(options.submitMixed(mixed, list), SourceLine.ofCaller());
     }
 
     private void add(Stmt stmt, SourceLine line) {

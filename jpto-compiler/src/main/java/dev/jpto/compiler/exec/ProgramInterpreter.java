@@ -12,6 +12,7 @@ import dev.jpto.runtime.Arg;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Direction;
 import dev.jpto.runtime.Launch;
+import dev.jpto.runtime.MixedKernels;
 import dev.jpto.runtime.Orchestration;
 import dev.jpto.runtime.Orchestrator;
 import dev.jpto.runtime.Platform;
@@ -128,8 +129,10 @@ public final class ProgramInterpreter implements Orchestration {
         for (int i = 0; i < deps.length; i++) {
             deps[i] = labelled.get(sub.after().get(i));
         }
-        long task = orch.submit(new Launch(sub.blockNum(), false, deps), sub.kernel(), sub.coreType(),
-                blockBody(sub, bodies.get(sub.kernel())), args);
+        Launch launch = new Launch(sub.blockNum(), sub.requireSyncStart(), deps);
+        long task = sub.mixed() == null
+                ? orch.submit(launch, sub.kernel(), sub.coreType(), blockBody(sub, bodies.get(sub.kernel())), args)
+                : orch.submitMixed(launch, mixedKernels(sub), args);
         if (sub.label() != null) {
             labelled.put(sub.label(), task);
         }
@@ -140,9 +143,19 @@ public final class ProgramInterpreter implements Orchestration {
         }
     }
 
+    /** The runtime's kernels of a mixed submit: each active lane runs its kernel with the block variables. */
+    private MixedKernels mixedKernels(Stmt.Submit sub) {
+        TaskBody[] lanes = new TaskBody[3];
+        for (int lane = 0; lane < lanes.length; lane++) {
+            String name = sub.mixed().lane(lane);
+            lanes[lane] = name == null ? null : blockBody(sub, bodies.get(name));
+        }
+        return new MixedKernels(sub.kernel(), lanes[0], lanes[1], lanes[2]);
+    }
+
     private static boolean usesBlock(Affine a) {
         return a.terms().stream().anyMatch(t -> t.var().equals(Stmt.Submit.BLOCK_IDX)
-                || t.var().equals(Stmt.Submit.BLOCK_NUM));
+                || t.var().equals(Stmt.Submit.BLOCK_NUM) || t.var().equals(Stmt.Submit.SUB_BLOCK_IDX));
     }
 
     /**
@@ -165,6 +178,7 @@ public final class ProgramInterpreter implements Orchestration {
             Map<String, Long> env = new HashMap<>(at);
             env.put(Stmt.Submit.BLOCK_IDX, (long) task.blockIndex());
             env.put(Stmt.Submit.BLOCK_NUM, (long) task.blockNum());
+            env.put(Stmt.Submit.SUB_BLOCK_IDX, (long) task.subBlockIndex());
             body.execute(new BlockContext(task, perBlock, env));
         };
     }
@@ -216,6 +230,11 @@ public final class ProgramInterpreter implements Orchestration {
         @Override
         public int blockNum() {
             return task.blockNum();
+        }
+
+        @Override
+        public int subBlockIndex() {
+            return task.subBlockIndex();
         }
 
         @Override

@@ -61,7 +61,8 @@ public final class IrPrinter {
                         .append(") in [0, ").append(r.max()).append("]\n");
                 case Stmt.Submit sub -> {
                     sb.append(indent).append("submit ").append(sub.kernel()).append(" on ")
-                            .append(sub.coreType().name().toLowerCase(Locale.ROOT)).append('(');
+                            .append(sub.mixed() != null ? "mix" : sub.coreType().name().toLowerCase(Locale.ROOT))
+                            .append('(');
                     String sep = "";
                     for (SubmitArg a : sub.args()) {
                         sb.append(sep).append(a);
@@ -70,6 +71,9 @@ public final class IrPrinter {
                     sb.append(')');
                     if (sub.blockNum() != 1) {
                         sb.append(" blocks ").append(sub.blockNum());
+                    }
+                    if (sub.requireSyncStart()) {
+                        sb.append(" sync_start");
                     }
                     if (sub.label() != null) {
                         sb.append(" as ").append(sub.label());

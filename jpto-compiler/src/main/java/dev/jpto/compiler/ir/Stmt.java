@@ -54,27 +54,48 @@ public sealed interface Stmt {
      * Submits one task running {@code kernel} on a core of type {@code coreType}, as {@code blockNum} blocks (an
      * SPMD task: index arguments may use {@link #BLOCK_IDX}, evaluated per block, and {@link #BLOCK_NUM}). A
      * {@code label} (or null) names the task for later submits' {@code after} lists: explicit dependencies on the
-     * latest task each named submit produced.
+     * latest task each named submit produced. {@code requireSyncStart}: all blocks must start together (code 7 when
+     * the platform cannot). {@code mixed} (or null): a mixed task whose lanes run those kernels on one cluster per
+     * block; then {@code kernel} is {@link MixedLanes#taskName()}, {@code coreType} AIC (a block holds a cluster)
+     * and index arguments may also use {@link #SUB_BLOCK_IDX}.
      */
     record Submit(String kernel, CoreType coreType, List<SubmitArg> args, int blockNum, String label,
-                  List<String> after) implements Stmt {
+                  List<String> after, boolean requireSyncStart, MixedLanes mixed) implements Stmt {
         /** The index variable that is the block's index in [0, blockNum) inside a submit's index arguments. */
         public static final String BLOCK_IDX = "block_idx";
         /** The index variable that is the submit's block count. */
         public static final String BLOCK_NUM = "block_num";
+        /** In a mixed submit: the vector lane running the kernel (0 for AIV0 and the cube lane, 1 for AIV1). */
+        public static final String SUB_BLOCK_IDX = "sub_block_idx";
 
         public Submit {
             args = List.copyOf(args);
             after = List.copyOf(after);
         }
 
+        public Submit(String kernel, CoreType coreType, List<SubmitArg> args, int blockNum, String label,
+                      List<String> after) {
+            this(kernel, coreType, args, blockNum, label, after, false, null);
+        }
+
         public Submit(String kernel, CoreType coreType, List<SubmitArg> args) {
             this(kernel, coreType, args, 1, null, List.of());
         }
 
+        /** A mixed submit of {@code lanes} (kernel name and core type follow from them). */
+        public static Submit mixed(MixedLanes lanes, List<SubmitArg> args, int blockNum, String label,
+                                   List<String> after, boolean requireSyncStart) {
+            return new Submit(lanes.taskName(), CoreType.AIC, args, blockNum, label, after, requireSyncStart, lanes);
+        }
+
         /** This submit (same kernel, blocks, label and dependencies) with {@code newArgs}. */
         public Submit withArgs(List<SubmitArg> newArgs) {
-            return new Submit(kernel, coreType, newArgs, blockNum, label, after);
+            return new Submit(kernel, coreType, newArgs, blockNum, label, after, requireSyncStart, mixed);
+        }
+
+        /** This submit with {@code newLabel} and {@code newAfter}. */
+        public Submit withLabels(String newLabel, List<String> newAfter) {
+            return new Submit(kernel, coreType, args, blockNum, newLabel, newAfter, requireSyncStart, mixed);
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.jpto.compiler.ir;
 import dev.jpto.isa.kernel.Kernel;
 import dev.jpto.isa.kernel.Kernels;
 import dev.jpto.isa.kernel.TensorParam;
+import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Direction;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -72,6 +73,8 @@ public final class Verifier {
     private final Set<String> coreTypeFindings = new HashSet<>();
     private int loopDepth;
     private int submitCount;
+    /** While checking a mixed submit: how many of its lanes were checked before this one; -1 otherwise. */
+    private int mixedLane = -1;
     /** Labels of the submits met so far in program order (an {@code after} may name only these), and where. */
     private final Map<String, Integer> labels = new LinkedHashMap<>();
     /** Open manual scopes around the statement being checked. */
@@ -357,6 +360,10 @@ public final class Verifier {
         submitCount++;
         path.addLast("submit #" + submitCount + " " + sub.kernel() + at(sub));
         try {
+            if (sub.mixed() != null) {
+                mixedSubmit(sub);
+                return;
+            }
             Kernel k = kernels.get(sub.kernel());
             if (k == null) {
                 error("kernel '" + sub.kernel() + "' is not declared in the program (declared: "
@@ -369,57 +376,110 @@ public final class Verifier {
             if (coreFinding != null && coreTypeFindings.add(k.name() + "/" + sub.coreType())) {
                 error(coreFinding);
             }
-            int nTensors = k.tensors().size();
-            int nScalars = k.scalarParamCount();
-            if (sub.args().size() != nTensors + nScalars) {
-                error("kernel '" + k.name() + "' takes " + nTensors + " tensor and " + nScalars
-                        + " scalar arguments (" + signature(k) + "), got " + sub.args().size());
-                return;
-            }
-            long[][] shapes = new long[nTensors][];
-            KernelAccessCheck.Range[] scalars = new KernelAccessCheck.Range[nScalars];
-            boolean argsOk = true;
-            for (int i = 0; i < sub.args().size(); i++) {
-                SubmitArg arg = sub.args().get(i);
-                String label = "argument " + i;
-                switch (arg) {
-                    case SubmitArg.TensorArg ta -> {
-                        if (i >= nTensors) {
-                            argsOk = false;
-                            error(label + " is a tensor but kernel parameter " + i + " is scalar '"
-                                    + k.scalars().get(i - nTensors).name() + "' (" + signature(k) + ")");
-                        } else {
-                            shapes[i] = tensorArg(label, ta, k.tensors().get(i));
-                        }
-                    }
-                    case SubmitArg.IndexArg ia -> {
-                        if (i < nTensors) {
-                            argsOk = false;
-                            error(label + " is a scalar but kernel parameter " + i + " is tensor '"
-                                    + k.tensors().get(i).name() + "' (" + signature(k) + ")");
-                        } else {
-                            Interval r = blockRange(sub, ia.value(), label);
-                            scalars[i - nTensors] = r == null ? null : new KernelAccessCheck.Range(r.lo(), r.hi());
-                        }
-                    }
-                    case SubmitArg.FloatArg fa -> {
-                        if (i < nTensors) {
-                            argsOk = false;
-                            error(label + " is a scalar but kernel parameter " + i + " is tensor '"
-                                    + k.tensors().get(i).name() + "' (" + signature(k) + ")");
-                        } else if (!Double.isFinite(fa.value())) {
-                            error(label + " must be finite: " + fa.value());
-                        }
-                    }
-                }
-            }
-            if (argsOk && validKernels.contains(k.name())) {
-                for (String finding : KernelAccessCheck.check(k, shapes, scalars)) {
-                    error(finding);
-                }
-            }
+            args(sub, k, -1);
         } finally {
             path.removeLast();
+        }
+    }
+
+    /**
+     * A mixed submit: its kernel name and core type follow from its lanes, every active lane's kernel is declared,
+     * fits its core (cube lane AIC, vector lanes AIV) and takes the submit's arguments (checked per lane, with
+     * {@code sub_block_idx} that lane's value).
+     */
+    private void mixedSubmit(Stmt.Submit sub) {
+        MixedLanes lanes = sub.mixed();
+        launch(sub);
+        if (lanes.activeMask() == 0) {
+            error("a mixed submit needs at least one lane kernel (aic, aiv0 or aiv1)");
+            return;
+        }
+        mixedLane = 0;
+        if (!sub.kernel().equals(lanes.taskName()) || sub.coreType() != CoreType.AIC) {
+            error("a mixed submit is named after its lanes and queued on AIC: expected '" + lanes.taskName()
+                    + "' on aic, got '" + sub.kernel() + "' on " + sub.coreType());
+        }
+        for (int lane = 0; lane < 3; lane++) {
+            String name = lanes.lane(lane);
+            if (name == null) {
+                continue;
+            }
+            String laneName = MixedLanes.LANE_NAMES.get(lane);
+            Kernel k = kernels.get(name);
+            if (k == null) {
+                error("mixed lane " + laneName + ": kernel '" + name + "' is not declared in the program (declared: "
+                        + String.join(", ", kernels.keySet()) + ")");
+                continue;
+            }
+            submittedKernels.add(k.name());
+            CoreType core = lane == 0 ? CoreType.AIC : CoreType.AIV;
+            String coreFinding = CoreTypeRule.violation(k, core);
+            if (coreFinding != null && coreTypeFindings.add(k.name() + "/" + core)) {
+                error("mixed lane " + laneName + ": " + coreFinding);
+            }
+            String submitPath = path.removeLast();
+            path.addLast(submitPath + " lane " + laneName);
+            try {
+                args(sub, k, lane == 2 ? 1 : 0);
+            } finally {
+                path.removeLast();
+                path.addLast(submitPath);
+                mixedLane++;
+            }
+        }
+        mixedLane = -1;
+    }
+
+    /** The submit's arguments against kernel {@code k}'s parameters; {@code subBlock} is -1 outside a mixed task. */
+    private void args(Stmt.Submit sub, Kernel k, int subBlock) {
+        int nTensors = k.tensors().size();
+        int nScalars = k.scalarParamCount();
+        if (sub.args().size() != nTensors + nScalars) {
+            error("kernel '" + k.name() + "' takes " + nTensors + " tensor and " + nScalars
+                    + " scalar arguments (" + signature(k) + "), got " + sub.args().size());
+            return;
+        }
+        long[][] shapes = new long[nTensors][];
+        KernelAccessCheck.Range[] scalars = new KernelAccessCheck.Range[nScalars];
+        boolean argsOk = true;
+        for (int i = 0; i < sub.args().size(); i++) {
+            SubmitArg arg = sub.args().get(i);
+            String label = "argument " + i;
+            switch (arg) {
+                case SubmitArg.TensorArg ta -> {
+                    if (i >= nTensors) {
+                        argsOk = false;
+                        error(label + " is a tensor but kernel parameter " + i + " is scalar '"
+                                + k.scalars().get(i - nTensors).name() + "' (" + signature(k) + ")");
+                    } else {
+                        shapes[i] = tensorArg(label, ta, k.tensors().get(i));
+                    }
+                }
+                case SubmitArg.IndexArg ia -> {
+                    if (i < nTensors) {
+                        argsOk = false;
+                        error(label + " is a scalar but kernel parameter " + i + " is tensor '"
+                                + k.tensors().get(i).name() + "' (" + signature(k) + ")");
+                    } else {
+                        Interval r = blockRange(sub, ia.value(), label, subBlock);
+                        scalars[i - nTensors] = r == null ? null : new KernelAccessCheck.Range(r.lo(), r.hi());
+                    }
+                }
+                case SubmitArg.FloatArg fa -> {
+                    if (i < nTensors) {
+                        argsOk = false;
+                        error(label + " is a scalar but kernel parameter " + i + " is tensor '"
+                                + k.tensors().get(i).name() + "' (" + signature(k) + ")");
+                    } else if (!Double.isFinite(fa.value())) {
+                        error(label + " must be finite: " + fa.value());
+                    }
+                }
+            }
+        }
+        if (argsOk && validKernels.contains(k.name())) {
+            for (String finding : KernelAccessCheck.check(k, shapes, scalars)) {
+                error(finding);
+            }
         }
     }
 
@@ -446,21 +506,31 @@ public final class Verifier {
     }
 
     /** {@link #range} with the submit's block variables in scope: block_idx in [0, blockNum), block_num itself. */
-    private Interval blockRange(Stmt.Submit sub, Affine e, String what) {
-        boolean shadowed = vars.containsKey(Stmt.Submit.BLOCK_IDX) || vars.containsKey(Stmt.Submit.BLOCK_NUM);
+    private Interval blockRange(Stmt.Submit sub, Affine e, String what, int subBlock) {
+        boolean shadowed = vars.containsKey(Stmt.Submit.BLOCK_IDX) || vars.containsKey(Stmt.Submit.BLOCK_NUM)
+                || vars.containsKey(Stmt.Submit.SUB_BLOCK_IDX);
         if (shadowed) {
-            error("a loop or read variable named " + Stmt.Submit.BLOCK_IDX + " or " + Stmt.Submit.BLOCK_NUM
-                    + " hides the block variables of this submit; rename it");
+            error("a loop or read variable named " + Stmt.Submit.BLOCK_IDX + ", " + Stmt.Submit.BLOCK_NUM + " or "
+                    + Stmt.Submit.SUB_BLOCK_IDX + " hides the block variables of this submit; rename it");
+            return null;
+        }
+        if (subBlock < 0 && e.terms().stream().anyMatch(t -> t.var().equals(Stmt.Submit.SUB_BLOCK_IDX))) {
+            error(what + " '" + e + "' uses " + Stmt.Submit.SUB_BLOCK_IDX + ", which only a mixed submit's lanes "
+                    + "have (submitMixed)");
             return null;
         }
         int n = Math.max(1, sub.blockNum());
         vars.put(Stmt.Submit.BLOCK_IDX, new Interval(0, n - 1));
         vars.put(Stmt.Submit.BLOCK_NUM, new Interval(n, n));
+        if (subBlock >= 0) {
+            vars.put(Stmt.Submit.SUB_BLOCK_IDX, new Interval(subBlock, subBlock));
+        }
         try {
             return range(e, what);
         } finally {
             vars.remove(Stmt.Submit.BLOCK_IDX);
             vars.remove(Stmt.Submit.BLOCK_NUM);
+            vars.remove(Stmt.Submit.SUB_BLOCK_IDX);
         }
     }
 
@@ -495,7 +565,8 @@ public final class Verifier {
         }
         Direction dir = ta.direction();
         boolean allowed = switch (param.access()) {
-            case READ -> dir == Direction.INPUT || dir == Direction.NO_DEP;
+            // a mixed task's lane may read what the task writes (a sibling lane, earlier in the block, wrote it)
+            case READ -> dir == Direction.INPUT || dir == Direction.NO_DEP || mixedLane >= 0;
             case WRITE -> dir == Direction.OUTPUT || dir == Direction.OUTPUT_EXISTING || dir == Direction.INOUT
                     || dir == Direction.NO_DEP;
             case READ_WRITE -> dir == Direction.INOUT || dir == Direction.NO_DEP;
@@ -513,7 +584,12 @@ public final class Verifier {
         boolean reads = param.access() != TensorParam.Access.WRITE;
         long[] known = shape != null && shape.length == param.rank() ? shape : null;
         if (dir == Direction.OUTPUT) {
-            produce(what, ta.tensor(), t);
+            if (mixedLane <= 0) { // the task allocates it once, whichever lanes write it
+                produce(what, ta.tensor(), t);
+            }
+            if (mixedLane >= 0 && reads) {
+                t.read = true; // a later lane reads what an earlier one wrote
+            }
             return known;
         }
         if (t.role == Role.INTERMEDIATE && t.producedBy == null) {

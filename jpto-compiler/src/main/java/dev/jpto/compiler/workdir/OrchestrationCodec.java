@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jpto.compiler.ir.Affine;
+import dev.jpto.compiler.ir.MixedLanes;
 import dev.jpto.compiler.ir.Stmt;
 import dev.jpto.compiler.ir.SubmitArg;
 import dev.jpto.compiler.ir.TensorDecl;
@@ -36,6 +37,8 @@ import java.util.Locale;
  */
 public final class OrchestrationCodec {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
+    /** The {@code "core"} of a mixed submit (its lanes name the cube and vector kernels). */
+    private static final String MIX = "mix";
 
     private OrchestrationCodec() {
     }
@@ -76,13 +79,24 @@ public final class OrchestrationCodec {
             }
             case Stmt.Submit sub -> {
                 o.put("submit", sub.kernel());
-                o.put("core", sub.coreType().name().toLowerCase(Locale.ROOT));
+                o.put("core", sub.mixed() != null ? MIX : sub.coreType().name().toLowerCase(Locale.ROOT));
+                if (sub.mixed() != null) {
+                    ObjectNode lanes = o.putObject("lanes");
+                    for (int lane = 0; lane < 3; lane++) {
+                        if (sub.mixed().lane(lane) != null) {
+                            lanes.put(MixedLanes.LANE_NAMES.get(lane), sub.mixed().lane(lane));
+                        }
+                    }
+                }
                 ArrayNode args = o.putArray("args");
                 for (SubmitArg a : sub.args()) {
                     args.add(encode(a));
                 }
                 if (sub.blockNum() != 1) {
                     o.put("block_num", sub.blockNum());
+                }
+                if (sub.requireSyncStart()) {
+                    o.put("require_sync_start", true);
                 }
                 if (sub.label() != null) {
                     o.put("label", sub.label());
@@ -181,7 +195,7 @@ public final class OrchestrationCodec {
                     in.field("shape").shape(dtype)));
         }
         if (in.has("submit")) {
-            in.onlyFields("submit", "core", "args", "block_num", "label", "after");
+            in.onlyFields("submit", "core", "lanes", "args", "block_num", "require_sync_start", "label", "after");
             List<SubmitArg> args = new ArrayList<>();
             for (JsonIn a : in.field("args").array()) {
                 args.add(arg(a));
@@ -197,8 +211,21 @@ public final class OrchestrationCodec {
                     after.add(a.identifier());
                 }
             }
+            String label = in.has("label") ? in.field("label").identifier() : null;
+            boolean sync = in.has("require_sync_start") && in.field("require_sync_start").bool();
+            if (MIX.equals(in.field("core").text())) {
+                MixedLanes lanes = lanes(in);
+                if (!in.field("submit").text().equals(lanes.taskName())) {
+                    throw in.field("submit").error("a mixed submit is named after its lanes joined by '+': expected \""
+                            + lanes.taskName() + "\", got \"" + in.field("submit").text() + "\"");
+                }
+                return Stmt.Submit.mixed(lanes, args, (int) blocks, label, after, sync);
+            }
+            if (in.has("lanes")) {
+                throw in.field("lanes").error("'lanes' belongs to a mixed submit (\"core\": \"mix\")");
+            }
             return new Stmt.Submit(in.field("submit").text(), coreType(in.field("core")), args, (int) blocks,
-                    in.has("label") ? in.field("label").identifier() : null, after);
+                    label, after, sync, null);
         }
         if (in.has("read")) {
             in.onlyFields("read", "element", "max");
@@ -266,6 +293,25 @@ public final class OrchestrationCodec {
         }
     }
 
+    /** A mixed submit's {@code "lanes"}: {@code {"aic": k, "aiv0": k, "aiv1": k}}, at least one. */
+    private static MixedLanes lanes(JsonIn in) {
+        if (!in.has("lanes")) {
+            throw in.error("a mixed submit (\"core\": \"mix\") needs \"lanes\": {\"aic\": kernel, \"aiv0\": kernel, "
+                    + "\"aiv1\": kernel} with at least one of them");
+        }
+        JsonIn lanes = in.field("lanes");
+        lanes.onlyFields(MixedLanes.LANE_NAMES.toArray(String[]::new));
+        String[] names = new String[3];
+        for (int lane = 0; lane < 3; lane++) {
+            String key = MixedLanes.LANE_NAMES.get(lane);
+            names[lane] = lanes.has(key) ? lanes.field(key).identifier() : null;
+        }
+        if (names[0] == null && names[1] == null && names[2] == null) {
+            throw lanes.error("a mixed submit needs at least one of aic, aiv0, aiv1");
+        }
+        return new MixedLanes(names[0], names[1], names[2]);
+    }
+
     private static CoreType coreType(JsonIn in) {
         String t = in.text();
         for (CoreType c : CoreType.values()) {
@@ -273,6 +319,6 @@ public final class OrchestrationCodec {
                 return c;
             }
         }
-        throw in.error("unknown core type '" + t + "' (expected aic or aiv)");
+        throw in.error("unknown core type '" + t + "' (expected aic, aiv or mix)");
     }
 }

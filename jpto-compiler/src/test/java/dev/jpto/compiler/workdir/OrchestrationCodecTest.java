@@ -45,7 +45,22 @@ class OrchestrationCodecTest {
         assertThatThrownBy(() -> decode("[{\"for\": \"i\", \"start\": \"0\", \"end\": \"4\", \"body\": []}]"))
                 .hasMessage("at $.body[0]: missing field 'step'");
         assertThatThrownBy(() -> decode("[{\"submit\": \"k\", \"core\": \"gpu\", \"args\": []}]"))
-                .hasMessage("at $.body[0].core: unknown core type 'gpu' (expected aic or aiv)");
+                .hasMessage("at $.body[0].core: unknown core type 'gpu' (expected aic, aiv or mix)");
+        assertThatThrownBy(() -> decode("[{\"submit\": \"k\", \"core\": \"mix\", \"args\": []}]"))
+                .hasMessageStartingWith("at $.body[0]: a mixed submit (\"core\": \"mix\") needs \"lanes\"");
+        assertThatThrownBy(() -> decode("[{\"submit\": \"k\", \"core\": \"mix\", \"lanes\": {}, \"args\": []}]"))
+                .hasMessage("at $.body[0].lanes: a mixed submit needs at least one of aic, aiv0, aiv1");
+        assertThatThrownBy(() -> decode("[{\"submit\": \"k\", \"core\": \"mix\", \"lanes\": {\"aic\": \"mm\", "
+                + "\"aiv0\": \"v\"}, \"args\": []}]"))
+                .hasMessage("at $.body[0].submit: a mixed submit is named after its lanes joined by '+': expected "
+                        + "\"mm+v\", got \"k\"");
+        assertThatThrownBy(() -> decode("[{\"submit\": \"k\", \"core\": \"aiv\", \"lanes\": {\"aic\": \"k\"}, "
+                + "\"args\": []}]"))
+                .hasMessage("at $.body[0].lanes: 'lanes' belongs to a mixed submit (\"core\": \"mix\")");
+        assertThat(decode("[{\"submit\": \"mm+v\", \"core\": \"mix\", \"lanes\": {\"aic\": \"mm\", \"aiv1\": \"v\"}, "
+                + "\"args\": [], \"block_num\": 2, \"require_sync_start\": true}]"))
+                .containsExactly(Stmt.Submit.mixed(new dev.jpto.compiler.ir.MixedLanes("mm", null, "v"), List.of(), 2,
+                        null, List.of(), true));
         assertThatThrownBy(() -> decode("[{\"submit\": \"k\", \"core\": \"aiv\", \"args\": [{\"sideways\": \"x\"}]}]"))
                 .hasMessageStartingWith("at $.body[0].args[0]: expected an argument");
         assertThatThrownBy(() -> decode("[{\"scope\": [], \"extra\": 1}]"))

@@ -17,7 +17,7 @@ import java.util.Set;
  * deps.json
  *   version, platform, fatal
  *   tasks[]   task_id (decimal string), task_id_hex, ring, local, scope auto|manual, scope_depth, kernel, core_type,
- *             block_num, active_mask (mixed tasks only: bit 0 AIC, 1 AIV0, 2 AIV1),
+ *             block_num, require_sync_start (true only), active_mask (mixed tasks only: bit 0 AIC, 1 AIV0, 2 AIV1),
  *             args[] {arg_index, kind tensor|scalar, role, tensor_id, dtype, shape[], strides[], start_offset | value}
  *   tensors[] tensor_id, buffer_addr, version, dtype, buffer_numel, creator (task id or null)
  *   edges[]   pred, succ, arg (−1 for explicit), source creator|tensormap|explicit,
@@ -63,6 +63,9 @@ final class DepGraphWriter {
             g.writeStringField("kernel", t.kernel());
             g.writeStringField("core_type", t.activeMask() != 0 ? "MIX" : t.coreType().name());
             g.writeNumberField("block_num", t.blockNum());
+            if (t.syncStart()) {
+                g.writeBooleanField("require_sync_start", true);
+            }
             if (t.activeMask() != 0) {
                 g.writeNumberField("active_mask", t.activeMask());
             }

@@ -91,7 +91,7 @@ public final class DfxRun implements TaskEvents {
 
     @Override
     public void submitted(long taskId, String kernel, CoreType type, int scopeDepth, ScopeKind scope, int blockNum,
-                          int activeMask, Arg[] args, Tensor[] outputs) {
+                          boolean syncStart, int activeMask, Arg[] args, Tensor[] outputs) {
         if (!recordGraph) {
             return;
         }
@@ -103,7 +103,7 @@ public final class DfxRun implements TaskEvents {
                 case Arg.ScalarArg(double v) -> new ArgInfo(i, null, null, null, null, 0, -1, v);
             });
         }
-        lastSubmitted = new TaskInfo(taskId, kernel, type, scopeDepth, scope, blockNum, activeMask,
+        lastSubmitted = new TaskInfo(taskId, kernel, type, scopeDepth, scope, blockNum, syncStart, activeMask,
                 List.copyOf(infos));
         tasks.add(lastSubmitted);
     }

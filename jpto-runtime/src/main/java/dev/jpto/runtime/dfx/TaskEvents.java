@@ -38,12 +38,13 @@ public interface TaskEvents {
      *
      * @param scope      kind of the scope it was submitted in
      * @param blockNum   its block count (1 for a one-block task)
+     * @param syncStart  whether all its blocks must start together ({@code require_sync_start})
      * @param activeMask the lanes of a mixed task ({@code MixedKernels.activeMask}), 0 for a single-kernel task
      * @param outputs the heap-ring tensor of each {@link Arg.Output} by argument index (other entries null);
      *        may be null when the task has no outputs. Valid only during the call.
      */
     void submitted(long taskId, String kernel, CoreType type, int scopeDepth, ScopeKind scope, int blockNum,
-                   int activeMask, Arg[] args, Tensor[] outputs);
+                   boolean syncStart, int activeMask, Arg[] args, Tensor[] outputs);
 
     /**
      * A dependency found while submitting {@code succ}, before producers are de-duplicated: one call per

@@ -7,10 +7,11 @@ import java.util.List;
 /**
  * A submitted task as the orchestrator saw it (dependency graph, swimlane slice arguments).
  *
+ * @param syncStart  whether all blocks must start together ({@code require_sync_start})
  * @param activeMask the lanes of a mixed task (bit 0 AIC, 1 AIV0, 2 AIV1), 0 for a single-kernel task
  */
 record TaskInfo(long id, String kernel, CoreType coreType, int scopeDepth, ScopeKind scope, int blockNum,
-                int activeMask, List<ArgInfo> args) {
+                boolean syncStart, int activeMask, List<ArgInfo> args) {
     int ring() {
         return (int) (id >>> 32);
     }

@@ -441,7 +441,8 @@ public final class OrchestratorImpl implements Orchestrator {
         }
         if (events != null) {
             events.submitted(raw, kernelName, coreType, depth, manual ? ScopeKind.MANUAL : ScopeKind.AUTO,
-                    launch.blockNum(), mixed == null ? 0 : mixed.activeMask(), args, ring.outputs[slot]);
+                    launch.blockNum(), launch.requireSyncStart(), mixed == null ? 0 : mixed.activeMask(), args,
+                    ring.outputs[slot]);
         }
 
         // 2. dependencies: creator edges and TensorMap lookups. A stale (lower) last_alive only keeps retired

@@ -43,7 +43,7 @@ class LaunchGraphTest {
             chip.run(orch -> {
                 try (Scope m = orch.manualScope()) {
                     long alloc = orch.allocTensors(new Arg.Output(DType.FP32, new long[] {8}));
-                    long spmd = orch.submit(Launch.blocks(4).withDeps(alloc), "spmd", CoreType.AIV, NOOP,
+                    long spmd = orch.submit(Launch.blocks(4).syncStart().withDeps(alloc), "spmd", CoreType.AIV, NOOP,
                             Arg.outputExisting(orch.output(alloc, 0)));
                     long mix = orch.submitMixed(Launch.blocks(2).withDeps(spmd), new MixedKernels("mix", NOOP, NOOP,
                             null), Arg.input(orch.output(alloc, 0)), Arg.outputExisting(x));
@@ -61,6 +61,8 @@ class LaunchGraphTest {
         assertThat(tasks.get(1).get("block_num").asInt()).isEqualTo(4);
         assertThat(tasks.get(1).get("core_type").asText()).isEqualTo("AIV");
         assertThat(tasks.get(1).has("active_mask")).isFalse();
+        assertThat(tasks.get(1).get("require_sync_start").asBoolean()).isTrue();
+        assertThat(tasks.get(2).has("require_sync_start")).as("written only when true").isFalse();
         assertThat(tasks.get(2).get("block_num").asInt()).isEqualTo(2);
         assertThat(tasks.get(2).get("core_type").asText()).isEqualTo("MIX");
         assertThat(tasks.get(2).get("active_mask").asInt()).isEqualTo(3);

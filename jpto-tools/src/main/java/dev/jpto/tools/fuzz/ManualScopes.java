@@ -98,8 +98,7 @@ final class ManualScopes {
                     }
                 }
             }
-            return new Stmt.Submit(sub.kernel(), sub.coreType(), sub.args(), sub.blockNum(), label,
-                    List.copyOf(after));
+            return sub.withLabels(label, List.copyOf(after));
         }
     }
 }
