@@ -17,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Matmul of the Vector API engine against the scalar reference. The packed register-blocked kernel (this
- * machine's shape: 8×32 with AVX-512, 4×16 with AVX2; {@link MicroKernelAgreementTest} runs both) keeps the
+ * machine's shape: 6×64 with AVX-512, 4×16 with AVX2; {@link MicroKernelAgreementTest} runs both) keeps the
  * reference's order (one FMA per product, k ascending, from C or 0), so the documented bound is 0 ulp:
- * bit-exact, also across K chunks (K > 256), edge blocks (M % mr, N % nr) and valid regions smaller than the
+ * bit-exact, also across K chunks (K > FloatGemm.KC), edge blocks (M % mr, N % nr) and valid regions smaller than the
  * tiles. int8 runs on the same kernels with exact fp32 sums per K chunk, added to C as int32: the reference's
  * wrapping int32 sum, bit for bit.
  */
@@ -50,7 +50,7 @@ class MatmulAgreementTest {
 
     @Test
     void int8SumsAtTheirLargestStayExactAcrossChunks() {
-        // (-128)·(-128) = 2^14 per product: a 256-long chunk sums to 2^22, the largest a chunk can reach, and the
+        // (-128)·(-128) = 2^14 per product: a KC = 128-long chunk sums to 2^21, the largest a chunk can reach, and the
         // whole row passes 2^24; a last product of 1·1 makes the total odd, which one fp32 chain would round
         int k = 4 * dev.jpto.isa.engine.simd.FloatGemm.KC + 3;
         for (boolean transposeB : new boolean[] {false, true}) {

@@ -2,6 +2,7 @@ package dev.jpto.isa.engine.simd;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tile;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import jdk.incubator.vector.FloatVector;
@@ -14,12 +15,15 @@ import jdk.incubator.vector.VectorSpecies;
  * inputs with an int32 C ({@link #multiply} explains how int8 stays exact on the fp32 kernels).
  *
  * <p>Blocking (BLIS style, sized for one core): K runs in chunks of {@link #KC}; for each chunk, B is widened
- * to fp32 and packed into column panels of NR = two vectors (zero-padded), and an MR×NR register block of C
- * ({@link MicroKernel}: 8×32 with AVX-512, 4×16 with AVX2) is computed by broadcasting one A element per row and
- * doing two FMAs with the packed B row. A is widened once per call into a row-major heap array (rows padded
- * with zeros to the block grid): C2 hoists the bounds checks of array reads out of the k loop, which it does
- * not do for scalar reads of a memory segment (measured: ~137 vs ~90 GFLOP/s). C is summed in a heap array
- * too, loaded and stored once per call.
+ * to fp32 and packed into column panels of nr columns (zero-padded), and each panel is swept once by the
+ * {@link MicroKernel} register blocks (6×64 with AVX-512, 4×16 with AVX2), which broadcast one A element per
+ * row and do one FMA per B vector. A is widened once per call into a row-major heap array (rows padded with
+ * zeros to the block grid): C2 hoists the bounds checks of array reads out of the k loop, which it does not do
+ * for scalar reads of a memory segment. An fp32 C is summed in place, in the tile's own memory: each register
+ * block loads its C vectors once per K chunk and stores them back, so a call makes no pass over C besides the
+ * kernel's (the rows below the last whole block run one at a time; blocks of a partial last panel run on a
+ * small zero-padded copy). An int32 C (int8)
+ * and a C that shares memory with A or B are summed in a scratch segment and written at the end.
  *
  * <p>Each C element sums its products with one fused multiply-add per product in increasing k, starting
  * from C (accumulate) or 0: the scalar engine's order exactly, so results are bit-identical to it whatever
@@ -30,10 +34,11 @@ import jdk.incubator.vector.VectorSpecies;
  */
 public final class FloatGemm {
     /**
-     * K chunk: a packed 256×NR fp32 B panel (16 KiB with AVX2, 32 KiB with AVX-512) stays in L1/L2. For int8 it
-     * also bounds each chunk's sums to 256 · 128² = 2^22, below 2^24, so fp32 holds every partial sum exactly.
+     * K chunk: a packed 128×64 fp32 B panel (32 KiB with AVX-512; 8 KiB with AVX2) stays in the 48 KiB L1 while
+     * the register blocks sweep it. For int8 it also bounds each chunk's sums to 128 · 128² = 2^21, below 2^24,
+     * so fp32 holds every partial sum exactly.
      */
-    public static final int KC = 256;
+    public static final int KC = 128;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final VectorSpecies<Integer> I = Species.I;
     private static final java.nio.ByteOrder NATIVE = java.nio.ByteOrder.nativeOrder();
@@ -45,18 +50,17 @@ public final class FloatGemm {
     private final MicroKernel kernel;
     /** Rows of the register block. */
     private final int mr;
-    /** Columns of the register block: two vectors of the kernel's species. */
+    /** Columns of the register block (whole vectors of the kernel's species). */
     private final int nr;
     private float[] packedB = new float[0];
     /** A widened to fp32, row-major (see {@link #widenA}). */
     private float[] wideA = new float[0];
     /** B's rows of one K chunk widened to fp32 before they are packed (see {@link #widenRows}). */
     private float[] rowsB = new float[0];
-    /**
-     * C as fp32 sums over the padded block grid (row stride {@code ldc}): the kernels accumulate here across K
-     * chunks, and only the valid region is copied back to C at the end of a call.
-     */
-    private float[] sums = new float[0];
+    /** fp32 sums, M×N row-major, when they cannot go to C in place (int8, or C overlapping A or B). */
+    private MemorySegment sums = MemorySegment.NULL;
+    /** One register block (mr × nr fp32) for the blocks that overhang C's valid region. */
+    private final MemorySegment edge;
 
     /** With the register block that fits this machine's vector registers ({@link MicroKernel#forMachine()}). */
     public FloatGemm() {
@@ -68,6 +72,7 @@ public final class FloatGemm {
         this.kernel = kernel;
         this.mr = kernel.mr();
         this.nr = kernel.nr();
+        this.edge = Arena.ofAuto().allocate(4L * mr * nr, 64);
     }
 
     /** The register block in use. */
@@ -80,10 +85,11 @@ public final class FloatGemm {
      * for int8 inputs). Shapes are checked by the caller.
      *
      * <p>int8 runs on the same fp32 kernels, exactly: every int8 product is an integer of magnitude at most
-     * 2^14, so a chunk of at most {@link #KC} of them sums, from zero, to integers below 2^24, which fp32 holds
-     * exactly whatever the order. Each chunk's sums are converted to int32 and added to C with int32 wrapping,
-     * as the scalar engine adds every product; integer addition is associative mod 2^32, so the bits agree.
-     * (Measured against int32 lanes multiplying and adding: see jpto-bench/README.md.)
+     * 2^14 (the largest, (-128)·(-128)), so a chunk of at most {@link #KC} = 2^7 of them sums, from zero, to an
+     * integer of magnitude at most 2^21 < 2^24, and so does every partial sum; fp32 holds all such integers
+     * exactly, so each FMA is exact whatever the order. Each chunk's sums are converted to int32 (exact) and
+     * added to C with int32 wrapping, as the scalar engine adds every product; integer addition is associative
+     * mod 2^32, so the bits agree.
      */
     public void multiply(Tile c, Tile a, Tile b, boolean transposeB, boolean accumulate) {
         int m = a.validRows();
@@ -96,79 +102,123 @@ public final class FloatGemm {
             return;
         }
         boolean int8 = a.dtype() == DType.INT8;
-        int rowBlocks = (m + mr - 1) / mr;
+        boolean inPlace = !int8 && !overlaps(c, a) && !overlaps(c, b);
+        MemorySegment target;
+        long ldc;
+        if (inPlace) {
+            target = c.data();
+            ldc = 4L * c.cols();
+            if (!accumulate) {
+                zero(c, m, n);
+            }
+        } else {
+            target = sums(m, n);
+            ldc = 4L * n;
+            if (!int8) {
+                startSums(c, m, n, accumulate);
+            }
+        }
         int panels = (n + nr - 1) / nr;
-        int ldc = panels * nr;
+        int fullBlocks = m / mr;
         int lda = rowStride(k);
         widenA(a, m, k, lda);
-        if (int8) {
-            growSums(rowBlocks * mr * ldc);
-        } else {
-            loadC(c, m, n, rowBlocks * mr, ldc, accumulate);
-        }
         for (int k0 = 0; k0 < k; k0 += KC) {
             int kc = Math.min(KC, k - k0);
             if (int8) {
-                java.util.Arrays.fill(sums, 0, rowBlocks * mr * ldc, 0f);
+                target.asSlice(0, ldc * m).fill((byte) 0);
             }
             packB(b, transposeB, k0, kc, n, panels);
             for (int p = 0; p < panels; p++) {
-                kernel.blocks(wideA, k0, lda, packedB, p * kc * nr, kc, sums, p * nr, ldc, rowBlocks);
+                int cols = Math.min(nr, n - p * nr);
+                int bOff = p * kc * nr;
+                if (cols < nr) {
+                    for (int r = 0; r * mr < m; r++) {
+                        edgeBlock(target, ldc, r, p, Math.min(mr, m - r * mr), cols, k0, lda, kc);
+                    }
+                    continue;
+                }
+                if (fullBlocks > 0) {
+                    kernel.blocks(wideA, k0, lda, packedB, bOff, kc, target, 4L * p * nr, ldc, fullBlocks);
+                }
+                for (int i = fullBlocks * mr; i < m; i++) {
+                    kernel.row(wideA, i * lda + k0, packedB, bOff, kc, target, i * ldc + 4L * p * nr);
+                }
             }
             if (int8) {
-                addChunkToInts(c, m, n, ldc, accumulate || k0 > 0);
+                addChunkToInts(c, m, n, accumulate || k0 > 0);
             }
         }
-        if (!int8) {
+        if (!inPlace && !int8) {
             for (int i = 0; i < m; i++) {
-                MemorySegment.copy(sums, i * ldc, c.data(), FLOAT, c.byteOffset(i, 0), n);
+                MemorySegment.copy(target, ldc * i, c.data(), c.byteOffset(i, 0), ldc);
             }
         }
     }
 
-    /** int32 C (+)= the chunk's exact integer sums in {@link #sums}, wrapping as int32 does. */
-    private void addChunkToInts(Tile c, int m, int n, int ldc, boolean addToC) {
+    /**
+     * One register block whose rows or columns overhang the valid region: its valid part is copied into the
+     * zero-padded {@link #edge} block, summed there (A's padding rows and B's padding columns are zero) and
+     * copied back.
+     */
+    private void edgeBlock(MemorySegment target, long ldc, int r, int p, int rows, int cols, int k0, int lda,
+            int kc) {
+        long edgeRow = 4L * nr;
+        long base = (long) r * mr * ldc + 4L * p * nr;
+        edge.fill((byte) 0);
+        for (int i = 0; i < rows; i++) {
+            MemorySegment.copy(target, base + i * ldc, edge, i * edgeRow, 4L * cols);
+        }
+        kernel.blocks(wideA, r * mr * lda + k0, lda, packedB, p * kc * nr, kc, edge, 0, edgeRow, 1);
+        for (int i = 0; i < rows; i++) {
+            MemorySegment.copy(edge, i * edgeRow, target, base + i * ldc, 4L * cols);
+        }
+    }
+
+    /** Whether two tiles' storage overlaps (then C cannot be summed in place: A or B would change under it). */
+    private static boolean overlaps(Tile x, Tile y) {
+        return x.data().asOverlappingSlice(y.data()).isPresent();
+    }
+
+    /** The scratch sums segment, at least M×N fp32 (grown, never shrunk). */
+    private MemorySegment sums(int m, int n) {
+        long need = 4L * m * n;
+        if (sums.byteSize() < need) {
+            sums = Arena.ofAuto().allocate(need, 64);
+        }
+        return sums;
+    }
+
+    /** Starts the scratch sums (row stride N) from C's valid region, or from zero. */
+    private void startSums(Tile c, int m, int n, boolean accumulate) {
+        long row = 4L * n;
+        if (!accumulate) {
+            sums.asSlice(0, row * m).fill((byte) 0);
+            return;
+        }
+        for (int i = 0; i < m; i++) {
+            MemorySegment.copy(c.data(), c.byteOffset(i, 0), sums, row * i, row);
+        }
+    }
+
+    /** int32 C (+)= the chunk's exact integer sums in {@link #sums} (row stride N), wrapping as int32 does. */
+    private void addChunkToInts(Tile c, int m, int n, boolean addToC) {
         MemorySegment cd = c.data();
         int upper = F.loopBound(n);
         for (int i = 0; i < m; i++) {
             long row = c.byteOffset(i, 0);
-            int s = i * ldc;
+            long s = 4L * i * n;
             int j = 0;
             for (; j < upper; j += V) {
-                IntVector v = (IntVector) FloatVector.fromArray(F, sums, s + j).convert(VectorOperators.F2I, 0);
+                IntVector v = (IntVector) FloatVector.fromMemorySegment(F, sums, s + 4L * j, NATIVE)
+                        .convert(VectorOperators.F2I, 0);
                 if (addToC) {
                     v = v.add(IntVector.fromMemorySegment(I, cd, row + 4L * j, NATIVE));
                 }
                 v.intoMemorySegment(cd, row + 4L * j, NATIVE);
             }
             for (; j < n; j++) {
-                int v = (int) sums[s + j];
+                int v = (int) sums.get(FLOAT, s + 4L * j);
                 cd.set(INT, row + 4L * j, addToC ? v + cd.get(INT, row + 4L * j) : v);
-            }
-        }
-    }
-
-    private void growSums(int need) {
-        if (sums.length < need) {
-            sums = new float[need];
-        }
-    }
-
-    /**
-     * Starts {@link #sums} (rows × ldc, the block grid's padded extent) from C or zero. The padding lanes, never
-     * copied back, start at zero too, so no stale denormal from an earlier call slows the FMAs.
-     */
-    private void loadC(Tile c, int m, int n, int rows, int ldc, boolean accumulate) {
-        int need = rows * ldc;
-        growSums(need);
-        if (!accumulate || n < ldc) {
-            java.util.Arrays.fill(sums, 0, need, 0f);
-        } else if (m < rows) {
-            java.util.Arrays.fill(sums, m * ldc, need, 0f);
-        }
-        if (accumulate) {
-            for (int i = 0; i < m; i++) {
-                MemorySegment.copy(c.data(), FLOAT, c.byteOffset(i, 0), sums, i * ldc, n);
             }
         }
     }

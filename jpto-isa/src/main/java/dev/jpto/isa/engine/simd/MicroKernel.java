@@ -1,52 +1,66 @@
 package dev.jpto.isa.engine.simd;
 
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The register block of {@link FloatGemm}: {@link #mr()} rows × {@link #nr()} = two vectors of C kept in
- * registers while k runs over {@code mr} rows of A (row-major) and a packed B panel ({@code nr} values per k). Each accumulator lane gets one fused multiply-add per k, in increasing k, so every
- * shape gives the same bits.
+ * The register block of {@link FloatGemm}: {@link #mr()} rows × {@link #nr()} columns of an fp32 C kept in
+ * registers while k runs over {@code mr} rows of A (row-major heap copy) and a packed B panel ({@code nr}
+ * values per k). C is read and written in place, in its own memory segment, once per block: no copy of C is
+ * made. Each accumulator lane gets one fused multiply-add per k, in increasing k, so every shape gives the
+ * same bits as the scalar engine.
  *
- * <p>The shape follows the register file: {@link Rows8} (8×2V: 16 accumulators + 2 B + 8 A broadcasts = 26 of
- * AVX-512's 32 zmm) and {@link Rows4} (4×2V: 8 accumulators + 2 B + 4 A broadcasts = 14 of AVX2's 16 ymm).
- * C2 loads a block's A broadcasts ahead of its FMAs, so on AVX2 five or more rows spill every k: measured
- * alone on Zen 3, 4×16 runs at the register-only FMA ceiling (~85 GFLOP/s), 8×16 at ~60 % of it and 6×16
- * at ~50 %. Each kernel's species is a constant of its own class, so C2 compiles it to plain vector
- * registers; a kernel whose species is wider than the machine's still computes the same bits (the Vector
- * API's Java fallback, slow), which lets tests run both shapes on any machine.
+ * <p>The shape follows the register file: {@link Rows6} (6×4V: 24 accumulators + 4 B + 1 A broadcast = 29 of
+ * AVX-512's 32 zmm; per k 4 B loads and 6 broadcasts feed 24 FMAs) and {@link Rows4} (4×2V: 8 accumulators + 2 B
+ * + 4 A broadcasts = 14 of AVX2's 16 ymm; on AVX2 five or more rows spill every k). Measured alone on
+ * 128×128×128 (Xeon with AVX-512, loaded machine, same process, best of 6 × 400): 6×64 167–171 GFLOP/s, 8×32
+ * 148–157, 4×64 144–154 (jpto-bench/README.md). Each kernel's species is a constant of its own class, so C2
+ * compiles it to plain vector registers; a kernel whose species is wider than the machine's still computes
+ * the same bits (the Vector API's Java fallback, slow), which lets tests run both shapes on any machine.
  */
-public sealed interface MicroKernel permits MicroKernel.Rows8, MicroKernel.Rows4 {
+public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4 {
     /** Rows of the block. */
     int mr();
 
-    /** Columns of the block (two vectors). */
+    /** Columns of the block (whole vectors). */
     int nr();
 
     /**
      * Runs {@code count} register blocks down one B panel: for block r, rows {@code i < mr} and columns
-     * {@code j < nr}, {@code c[cOff + (r·mr + i)·ldc + j] += Σ_k a[aOff + (r·mr + i)·lda + k] · pb[bOff + k·nr + j]}
-     * for k in {@code 0 .. kc}, one FMA per product in increasing k. A is row-major (mr sequential streams, one
-     * per row, read a float per k); B is a packed panel (nr floats per k). The sums stay in registers for all of k; C
-     * is a heap array (reading a memory segment here makes C2 hit its inlining node limit and box vectors).
+     * {@code j < nr}, {@code C(r·mr + i, j) += Σ_k a[aOff + (r·mr + i)·lda + k] · pb[bOff + k·nr + j]} for k in
+     * {@code 0 .. kc}, one FMA per product in increasing k. A is row-major (mr streams, a float per k); B is a
+     * packed panel (nr floats per k); C is fp32 in {@code c}, element (i, j) of block r at byte
+     * {@code cOff + (r·mr + i)·ldc + 4j} (ldc in bytes). Every C element of the blocks must lie in {@code c}.
      */
-    void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, float[] c, int cOff, int ldc, int count);
+    void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, MemorySegment c, long cOff, long ldc,
+            int count);
 
-    /** The kernel for this machine's preferred vector size: 8 rows with 512-bit (or wider) vectors, else 4. */
+    /**
+     * One row of C, {@code C(0, j) += Σ_k a[aOff + k] · pb[bOff + k·nr + j]} for {@code j < nr}, at byte
+     * {@code cOff + 4j} of {@code c}: the rows below the last whole register block, in place and in the same order.
+     */
+    void row(float[] a, int aOff, float[] pb, int bOff, int kc, MemorySegment c, long cOff);
+
+    /** The kernel for this machine's preferred vector size: 6×4V with 512-bit (or wider) vectors, else 4×2V. */
     static MicroKernel forMachine() {
-        return FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? Rows8.INSTANCE : Rows4.INSTANCE;
+        return FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512 ? Rows6.INSTANCE : Rows4.INSTANCE;
     }
 
-    /** 8×2V on the preferred species if it is at least 512 bits, else on 512-bit vectors. */
-    final class Rows8 implements MicroKernel {
-        public static final Rows8 INSTANCE = new Rows8();
+    /** 6×4V on the preferred species if it is at least 512 bits, else on 512-bit vectors. */
+    final class Rows6 implements MicroKernel {
+        public static final Rows6 INSTANCE = new Rows6();
         private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512
                 ? FloatVector.SPECIES_PREFERRED : FloatVector.SPECIES_512;
+        private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
         private static final int V = F.length();
-        private static final int MR = 8;
-        private static final int NR = 2 * V;
+        /** Bytes of one vector. */
+        private static final long VB = 4L * V;
+        private static final int MR = 6;
+        private static final int NR = 4 * V;
 
-        private Rows8() {
+        private Rows6() {
         }
 
         @Override
@@ -60,74 +74,119 @@ public sealed interface MicroKernel permits MicroKernel.Rows8, MicroKernel.Rows4
         }
 
         @Override
-        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, float[] c, int cOff,
-                int ldc, int count) {
+        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, MemorySegment c, long cOff,
+                long ldc, int count) {
             for (int r = 0; r < count; r++) {
                 int a0 = aOff + r * MR * lda;
-                int ci = cOff + r * MR * ldc;
-                FloatVector c00 = FloatVector.fromArray(F, c, ci);
-                FloatVector c01 = FloatVector.fromArray(F, c, ci + V);
-                FloatVector c10 = FloatVector.fromArray(F, c, ci + ldc);
-                FloatVector c11 = FloatVector.fromArray(F, c, ci + ldc + V);
-                FloatVector c20 = FloatVector.fromArray(F, c, ci + 2 * ldc);
-                FloatVector c21 = FloatVector.fromArray(F, c, ci + 2 * ldc + V);
-                FloatVector c30 = FloatVector.fromArray(F, c, ci + 3 * ldc);
-                FloatVector c31 = FloatVector.fromArray(F, c, ci + 3 * ldc + V);
-                FloatVector c40 = FloatVector.fromArray(F, c, ci + 4 * ldc);
-                FloatVector c41 = FloatVector.fromArray(F, c, ci + 4 * ldc + V);
-                FloatVector c50 = FloatVector.fromArray(F, c, ci + 5 * ldc);
-                FloatVector c51 = FloatVector.fromArray(F, c, ci + 5 * ldc + V);
-                FloatVector c60 = FloatVector.fromArray(F, c, ci + 6 * ldc);
-                FloatVector c61 = FloatVector.fromArray(F, c, ci + 6 * ldc + V);
-                FloatVector c70 = FloatVector.fromArray(F, c, ci + 7 * ldc);
-                FloatVector c71 = FloatVector.fromArray(F, c, ci + 7 * ldc + V);
+                long ci = cOff + r * MR * ldc;
+                FloatVector c00 = FloatVector.fromMemorySegment(F, c, ci, NATIVE);
+                FloatVector c01 = FloatVector.fromMemorySegment(F, c, ci + VB, NATIVE);
+                FloatVector c02 = FloatVector.fromMemorySegment(F, c, ci + 2 * VB, NATIVE);
+                FloatVector c03 = FloatVector.fromMemorySegment(F, c, ci + 3 * VB, NATIVE);
+                FloatVector c10 = FloatVector.fromMemorySegment(F, c, ci + ldc, NATIVE);
+                FloatVector c11 = FloatVector.fromMemorySegment(F, c, ci + ldc + VB, NATIVE);
+                FloatVector c12 = FloatVector.fromMemorySegment(F, c, ci + ldc + 2 * VB, NATIVE);
+                FloatVector c13 = FloatVector.fromMemorySegment(F, c, ci + ldc + 3 * VB, NATIVE);
+                FloatVector c20 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc, NATIVE);
+                FloatVector c21 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc + VB, NATIVE);
+                FloatVector c22 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc + 2 * VB, NATIVE);
+                FloatVector c23 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc + 3 * VB, NATIVE);
+                FloatVector c30 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc, NATIVE);
+                FloatVector c31 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc + VB, NATIVE);
+                FloatVector c32 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc + 2 * VB, NATIVE);
+                FloatVector c33 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc + 3 * VB, NATIVE);
+                FloatVector c40 = FloatVector.fromMemorySegment(F, c, ci + 4 * ldc, NATIVE);
+                FloatVector c41 = FloatVector.fromMemorySegment(F, c, ci + 4 * ldc + VB, NATIVE);
+                FloatVector c42 = FloatVector.fromMemorySegment(F, c, ci + 4 * ldc + 2 * VB, NATIVE);
+                FloatVector c43 = FloatVector.fromMemorySegment(F, c, ci + 4 * ldc + 3 * VB, NATIVE);
+                FloatVector c50 = FloatVector.fromMemorySegment(F, c, ci + 5 * ldc, NATIVE);
+                FloatVector c51 = FloatVector.fromMemorySegment(F, c, ci + 5 * ldc + VB, NATIVE);
+                FloatVector c52 = FloatVector.fromMemorySegment(F, c, ci + 5 * ldc + 2 * VB, NATIVE);
+                FloatVector c53 = FloatVector.fromMemorySegment(F, c, ci + 5 * ldc + 3 * VB, NATIVE);
                 for (int k = 0; k < kc; k++) {
                     int bi = bOff + k * NR;
                     int ai = a0 + k;
                     FloatVector b0 = FloatVector.fromArray(F, pb, bi);
                     FloatVector b1 = FloatVector.fromArray(F, pb, bi + V);
+                    FloatVector b2 = FloatVector.fromArray(F, pb, bi + 2 * V);
+                    FloatVector b3 = FloatVector.fromArray(F, pb, bi + 3 * V);
                     FloatVector x = FloatVector.broadcast(F, a[ai]);
                     c00 = x.fma(b0, c00);
                     c01 = x.fma(b1, c01);
+                    c02 = x.fma(b2, c02);
+                    c03 = x.fma(b3, c03);
                     x = FloatVector.broadcast(F, a[ai + lda]);
                     c10 = x.fma(b0, c10);
                     c11 = x.fma(b1, c11);
+                    c12 = x.fma(b2, c12);
+                    c13 = x.fma(b3, c13);
                     x = FloatVector.broadcast(F, a[ai + 2 * lda]);
                     c20 = x.fma(b0, c20);
                     c21 = x.fma(b1, c21);
+                    c22 = x.fma(b2, c22);
+                    c23 = x.fma(b3, c23);
                     x = FloatVector.broadcast(F, a[ai + 3 * lda]);
                     c30 = x.fma(b0, c30);
                     c31 = x.fma(b1, c31);
+                    c32 = x.fma(b2, c32);
+                    c33 = x.fma(b3, c33);
                     x = FloatVector.broadcast(F, a[ai + 4 * lda]);
                     c40 = x.fma(b0, c40);
                     c41 = x.fma(b1, c41);
+                    c42 = x.fma(b2, c42);
+                    c43 = x.fma(b3, c43);
                     x = FloatVector.broadcast(F, a[ai + 5 * lda]);
                     c50 = x.fma(b0, c50);
                     c51 = x.fma(b1, c51);
-                    x = FloatVector.broadcast(F, a[ai + 6 * lda]);
-                    c60 = x.fma(b0, c60);
-                    c61 = x.fma(b1, c61);
-                    x = FloatVector.broadcast(F, a[ai + 7 * lda]);
-                    c70 = x.fma(b0, c70);
-                    c71 = x.fma(b1, c71);
+                    c52 = x.fma(b2, c52);
+                    c53 = x.fma(b3, c53);
                 }
-                c00.intoArray(c, ci);
-                c01.intoArray(c, ci + V);
-                c10.intoArray(c, ci + ldc);
-                c11.intoArray(c, ci + ldc + V);
-                c20.intoArray(c, ci + 2 * ldc);
-                c21.intoArray(c, ci + 2 * ldc + V);
-                c30.intoArray(c, ci + 3 * ldc);
-                c31.intoArray(c, ci + 3 * ldc + V);
-                c40.intoArray(c, ci + 4 * ldc);
-                c41.intoArray(c, ci + 4 * ldc + V);
-                c50.intoArray(c, ci + 5 * ldc);
-                c51.intoArray(c, ci + 5 * ldc + V);
-                c60.intoArray(c, ci + 6 * ldc);
-                c61.intoArray(c, ci + 6 * ldc + V);
-                c70.intoArray(c, ci + 7 * ldc);
-                c71.intoArray(c, ci + 7 * ldc + V);
+                c00.intoMemorySegment(c, ci, NATIVE);
+                c01.intoMemorySegment(c, ci + VB, NATIVE);
+                c02.intoMemorySegment(c, ci + 2 * VB, NATIVE);
+                c03.intoMemorySegment(c, ci + 3 * VB, NATIVE);
+                c10.intoMemorySegment(c, ci + ldc, NATIVE);
+                c11.intoMemorySegment(c, ci + ldc + VB, NATIVE);
+                c12.intoMemorySegment(c, ci + ldc + 2 * VB, NATIVE);
+                c13.intoMemorySegment(c, ci + ldc + 3 * VB, NATIVE);
+                c20.intoMemorySegment(c, ci + 2 * ldc, NATIVE);
+                c21.intoMemorySegment(c, ci + 2 * ldc + VB, NATIVE);
+                c22.intoMemorySegment(c, ci + 2 * ldc + 2 * VB, NATIVE);
+                c23.intoMemorySegment(c, ci + 2 * ldc + 3 * VB, NATIVE);
+                c30.intoMemorySegment(c, ci + 3 * ldc, NATIVE);
+                c31.intoMemorySegment(c, ci + 3 * ldc + VB, NATIVE);
+                c32.intoMemorySegment(c, ci + 3 * ldc + 2 * VB, NATIVE);
+                c33.intoMemorySegment(c, ci + 3 * ldc + 3 * VB, NATIVE);
+                c40.intoMemorySegment(c, ci + 4 * ldc, NATIVE);
+                c41.intoMemorySegment(c, ci + 4 * ldc + VB, NATIVE);
+                c42.intoMemorySegment(c, ci + 4 * ldc + 2 * VB, NATIVE);
+                c43.intoMemorySegment(c, ci + 4 * ldc + 3 * VB, NATIVE);
+                c50.intoMemorySegment(c, ci + 5 * ldc, NATIVE);
+                c51.intoMemorySegment(c, ci + 5 * ldc + VB, NATIVE);
+                c52.intoMemorySegment(c, ci + 5 * ldc + 2 * VB, NATIVE);
+                c53.intoMemorySegment(c, ci + 5 * ldc + 3 * VB, NATIVE);
             }
+        }
+
+
+        @Override
+        public void row(float[] a, int aOff, float[] pb, int bOff, int kc, MemorySegment c, long cOff) {
+            FloatVector c0 = FloatVector.fromMemorySegment(F, c, cOff, NATIVE);
+            FloatVector c1 = FloatVector.fromMemorySegment(F, c, cOff + VB, NATIVE);
+            FloatVector c2 = FloatVector.fromMemorySegment(F, c, cOff + 2 * VB, NATIVE);
+            FloatVector c3 = FloatVector.fromMemorySegment(F, c, cOff + 3 * VB, NATIVE);
+            for (int k = 0; k < kc; k++) {
+                int bi = bOff + k * NR;
+                FloatVector x = FloatVector.broadcast(F, a[aOff + k]);
+                c0 = x.fma(FloatVector.fromArray(F, pb, bi), c0);
+                c1 = x.fma(FloatVector.fromArray(F, pb, bi + V), c1);
+                c2 = x.fma(FloatVector.fromArray(F, pb, bi + 2 * V), c2);
+                c3 = x.fma(FloatVector.fromArray(F, pb, bi + 3 * V), c3);
+            }
+            c0.intoMemorySegment(c, cOff, NATIVE);
+            c1.intoMemorySegment(c, cOff + VB, NATIVE);
+            c2.intoMemorySegment(c, cOff + 2 * VB, NATIVE);
+            c3.intoMemorySegment(c, cOff + 3 * VB, NATIVE);
         }
 
         @Override
@@ -141,7 +200,10 @@ public sealed interface MicroKernel permits MicroKernel.Rows8, MicroKernel.Rows4
         public static final Rows4 INSTANCE = new Rows4();
         private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.vectorBitSize() <= 256
                 ? FloatVector.SPECIES_PREFERRED : FloatVector.SPECIES_256;
+        private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
         private static final int V = F.length();
+        /** Bytes of one vector. */
+        private static final long VB = 4L * V;
         private static final int MR = 4;
         private static final int NR = 2 * V;
 
@@ -159,19 +221,19 @@ public sealed interface MicroKernel permits MicroKernel.Rows8, MicroKernel.Rows4
         }
 
         @Override
-        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, float[] c, int cOff,
-                int ldc, int count) {
+        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, MemorySegment c, long cOff,
+                long ldc, int count) {
             for (int r = 0; r < count; r++) {
                 int a0 = aOff + r * MR * lda;
-                int ci = cOff + r * MR * ldc;
-                FloatVector c00 = FloatVector.fromArray(F, c, ci);
-                FloatVector c01 = FloatVector.fromArray(F, c, ci + V);
-                FloatVector c10 = FloatVector.fromArray(F, c, ci + ldc);
-                FloatVector c11 = FloatVector.fromArray(F, c, ci + ldc + V);
-                FloatVector c20 = FloatVector.fromArray(F, c, ci + 2 * ldc);
-                FloatVector c21 = FloatVector.fromArray(F, c, ci + 2 * ldc + V);
-                FloatVector c30 = FloatVector.fromArray(F, c, ci + 3 * ldc);
-                FloatVector c31 = FloatVector.fromArray(F, c, ci + 3 * ldc + V);
+                long ci = cOff + r * MR * ldc;
+                FloatVector c00 = FloatVector.fromMemorySegment(F, c, ci, NATIVE);
+                FloatVector c01 = FloatVector.fromMemorySegment(F, c, ci + VB, NATIVE);
+                FloatVector c10 = FloatVector.fromMemorySegment(F, c, ci + ldc, NATIVE);
+                FloatVector c11 = FloatVector.fromMemorySegment(F, c, ci + ldc + VB, NATIVE);
+                FloatVector c20 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc, NATIVE);
+                FloatVector c21 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc + VB, NATIVE);
+                FloatVector c30 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc, NATIVE);
+                FloatVector c31 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc + VB, NATIVE);
                 for (int k = 0; k < kc; k++) {
                     int bi = bOff + k * NR;
                     int ai = a0 + k;
@@ -190,15 +252,30 @@ public sealed interface MicroKernel permits MicroKernel.Rows8, MicroKernel.Rows4
                     c30 = x.fma(b0, c30);
                     c31 = x.fma(b1, c31);
                 }
-                c00.intoArray(c, ci);
-                c01.intoArray(c, ci + V);
-                c10.intoArray(c, ci + ldc);
-                c11.intoArray(c, ci + ldc + V);
-                c20.intoArray(c, ci + 2 * ldc);
-                c21.intoArray(c, ci + 2 * ldc + V);
-                c30.intoArray(c, ci + 3 * ldc);
-                c31.intoArray(c, ci + 3 * ldc + V);
+                c00.intoMemorySegment(c, ci, NATIVE);
+                c01.intoMemorySegment(c, ci + VB, NATIVE);
+                c10.intoMemorySegment(c, ci + ldc, NATIVE);
+                c11.intoMemorySegment(c, ci + ldc + VB, NATIVE);
+                c20.intoMemorySegment(c, ci + 2 * ldc, NATIVE);
+                c21.intoMemorySegment(c, ci + 2 * ldc + VB, NATIVE);
+                c30.intoMemorySegment(c, ci + 3 * ldc, NATIVE);
+                c31.intoMemorySegment(c, ci + 3 * ldc + VB, NATIVE);
             }
+        }
+
+
+        @Override
+        public void row(float[] a, int aOff, float[] pb, int bOff, int kc, MemorySegment c, long cOff) {
+            FloatVector c0 = FloatVector.fromMemorySegment(F, c, cOff, NATIVE);
+            FloatVector c1 = FloatVector.fromMemorySegment(F, c, cOff + VB, NATIVE);
+            for (int k = 0; k < kc; k++) {
+                int bi = bOff + k * NR;
+                FloatVector x = FloatVector.broadcast(F, a[aOff + k]);
+                c0 = x.fma(FloatVector.fromArray(F, pb, bi), c0);
+                c1 = x.fma(FloatVector.fromArray(F, pb, bi + V), c1);
+            }
+            c0.intoMemorySegment(c, cOff, NATIVE);
+            c1.intoMemorySegment(c, cOff + VB, NATIVE);
         }
 
         @Override
