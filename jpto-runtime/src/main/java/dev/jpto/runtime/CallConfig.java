@@ -45,9 +45,17 @@ public record CallConfig(int aicpuThreadNum,
         return enableChipSwimlane != 0 || enableDumpArgs != 0 || enablePmu != 0 || enableDepGen || enableScopeStats;
     }
 
-    /** The AICPU thread count in force on {@code platform}. */
+    /** The AICPU thread count in force on {@code platform} for one chip on this host. */
     public int aicpuThreads(Platform platform) {
-        return aicpuThreadNum == 0 ? platform.defaultAicpuThreadNum() : aicpuThreadNum;
+        return aicpuThreads(platform, 1);
+    }
+
+    /**
+     * The AICPU thread count in force on {@code platform} when {@code hostChips} chips share this host: the value
+     * set, or for 0 the host default ({@link Platform#hostAicpuThreadNum}).
+     */
+    public int aicpuThreads(Platform platform, int hostChips) {
+        return aicpuThreadNum == 0 ? platform.hostAicpuThreadNum(hostChips) : aicpuThreadNum;
     }
 
     /** Throws IllegalArgumentException naming the field, rule, value and fix. */

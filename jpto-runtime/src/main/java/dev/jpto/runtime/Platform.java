@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 /**
  * The chips jpto knows. Core counts are simpler's platform constants: a2a3 has 24 blocks and a5 has 36, each
  * block being one AIC (cube) core and two AIV (vector) cores. The default AICPU thread count is one
- * orchestrator plus the schedulers (a2a3: 4, a5: 5). Only the simulated platforms run in this build.
+ * orchestrator plus the schedulers (a2a3: 4, a5: 5); a simulated chip runs them as OS threads, capped by the host's
+ * cores ({@link #hostAicpuThreadNum}). Only the simulated platforms run in this build.
  */
 public enum Platform {
     A2A3SIM("a2a3sim", true, 24, 48, 4),
@@ -58,6 +59,28 @@ public enum Platform {
     /** AICPU threads when {@code aicpu_thread_num} is 0: one orchestrator plus {@code n - 1} schedulers. */
     public int defaultAicpuThreadNum() {
         return defaultAicpuThreadNum;
+    }
+
+    /**
+     * AICPU threads a simulated chip starts when {@code aicpu_thread_num} is 0 and {@code chips} chips share this
+     * host: {@link #aicpuThreadsOnHost} with the JVM's available processors.
+     */
+    public int hostAicpuThreadNum(int chips) {
+        return aicpuThreadsOnHost(defaultAicpuThreadNum, Runtime.getRuntime().availableProcessors(), chips);
+    }
+
+    /**
+     * The host rule for the default AICPU thread count: {@code min(platformDefault, 1 + max(1, cores / chips))}, one
+     * orchestrator (mostly waiting once the tasks are submitted) plus one scheduler per host core a chip gets, at
+     * least one. Scheduler threads beyond the cores only time-slice the same cores (2 chips × 4 threads on 2 cores
+     * ran 0.65× of 1 chip); the simulated core counts do not change, only how many OS threads run them.
+     */
+    public static int aicpuThreadsOnHost(int platformDefault, int cores, int chips) {
+        if (platformDefault < 2 || cores < 1 || chips < 1) {
+            throw new IllegalArgumentException("host AICPU threads need platformDefault >= 2, cores >= 1, chips >= 1: "
+                    + "platformDefault=" + platformDefault + ", cores=" + cores + ", chips=" + chips);
+        }
+        return Math.min(platformDefault, 1 + Math.max(1, cores / chips));
     }
 
     public int cores(CoreType type) {

@@ -35,6 +35,37 @@ class ConfigTest {
     }
 
     @Test
+    void theHostThreadDefaultGivesEachChipOneSchedulerPerCoreUpToThePlatformDefault() {
+        // min(platform default, 1 + max(1, cores / chips)): one orchestrator plus the chip's share of the cores
+        assertThat(Platform.aicpuThreadsOnHost(4, 2, 1)).isEqualTo(3);
+        assertThat(Platform.aicpuThreadsOnHost(4, 2, 2)).isEqualTo(2);
+        assertThat(Platform.aicpuThreadsOnHost(4, 2, 8)).isEqualTo(2);
+        assertThat(Platform.aicpuThreadsOnHost(4, 16, 1)).isEqualTo(4);
+        assertThat(Platform.aicpuThreadsOnHost(5, 8, 2)).isEqualTo(5);
+        assertThat(Platform.aicpuThreadsOnHost(5, 6, 2)).isEqualTo(4);
+        assertThat(Platform.aicpuThreadsOnHost(4, 1, 1)).isEqualTo(2);
+        assertThatThrownBy(() -> Platform.aicpuThreadsOnHost(4, 2, 0)).hasMessageContaining("chips=0");
+        int cores = Runtime.getRuntime().availableProcessors();
+        assertThat(Platform.A5SIM.hostAicpuThreadNum(2)).isEqualTo(Math.min(5, 1 + Math.max(1, cores / 2)));
+        // a value set is used as is, whatever the host
+        assertThat(CallConfig.defaults().withAicpuThreadNum(7).aicpuThreads(Platform.A2A3SIM, 4)).isEqualTo(7);
+        assertThat(CallConfig.defaults().aicpuThreads(Platform.A2A3SIM, 2))
+                .isEqualTo(Platform.A2A3SIM.hostAicpuThreadNum(2));
+        assertThatThrownBy(() -> ChipOptions.defaults().withHostChips(0)).hasMessageContaining("host chips must be >= 1");
+    }
+
+    @Test
+    void aChipSharingTheHostStartsItsShareOfSchedulerThreads() {
+        for (int chips : new int[] {1, 2}) {
+            try (Chip chip = Chip.open(Platform.A2A3SIM, 0, ChipOptions.defaults().withHostChips(chips))) {
+                RunReport r = chip.run(orch -> orch.submit("k", CoreType.AIV, ctx -> { }), CallConfig.defaults());
+                assertThat(r.aicpuThreadNum()).as("chips=%d", chips).isEqualTo(Platform.A2A3SIM.hostAicpuThreadNum(chips));
+                assertThat(chip.schedulerThreadIds()).hasSize(r.aicpuThreadNum() - 1);
+            }
+        }
+    }
+
+    @Test
     void platformsParseAndCarryCoreCounts() {
         assertThat(Platform.parse("a2a3sim").aicCores()).isEqualTo(24);
         assertThat(Platform.parse("a2a3sim").aivCores()).isEqualTo(48);
@@ -82,7 +113,7 @@ class ConfigTest {
     @Test
     void callConfigRules() {
         CallConfig.defaults().validate();
-        assertThat(CallConfig.defaults().aicpuThreads(Platform.A5SIM)).isEqualTo(5);
+        assertThat(CallConfig.defaults().aicpuThreads(Platform.A5SIM)).isEqualTo(Platform.A5SIM.hostAicpuThreadNum(1));
         assertThat(CallConfig.defaults().withAicpuThreadNum(3).aicpuThreads(Platform.A5SIM)).isEqualTo(3);
         assertThatThrownBy(() -> CallConfig.defaults().withAicpuThreadNum(1).validate())
                 .hasMessageContaining("aicpu_thread_num must be 0 (platform default) or >= 2")

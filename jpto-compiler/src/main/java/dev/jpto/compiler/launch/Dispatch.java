@@ -26,7 +26,13 @@ final class Dispatch {
 
     /** Opens the chip {@code config} names (platform, device, os_env). */
     static Chip open(RunConfig config) {
-        return Chip.open(config.platform(), config.deviceId(), OsEnv.chipOptions(config.osEnv()));
+        return open(config, 1);
+    }
+
+    /** Opens the chip {@code config} names as one of {@code hostChips} chips running at once in this process. */
+    static Chip open(RunConfig config, int hostChips) {
+        return Chip.open(config.platform(), config.deviceId(),
+                OsEnv.chipOptions(config.osEnv()).withHostChips(hostChips));
     }
 
     /**

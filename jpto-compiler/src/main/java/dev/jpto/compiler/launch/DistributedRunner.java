@@ -136,7 +136,7 @@ public final class DistributedRunner {
         List<Chip> chips = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(jobs.size())) {
             for (int i = 0; i < jobs.size(); i++) {
-                chips.add(Dispatch.open(config.withDeviceId(config.deviceId() + i)));
+                chips.add(Dispatch.open(config.withDeviceId(config.deviceId() + i), jobs.size()));
             }
             List<Future<RunReport>> futures = new ArrayList<>();
             for (int i = 0; i < jobs.size(); i++) {

@@ -47,7 +47,7 @@ public final class DistributedWorker implements AutoCloseable {
         try {
             for (int c = 0; c < chips; c++) {
                 int device = config.deviceId() + c;
-                open[c] = Dispatch.open(config.withDeviceId(device));
+                open[c] = Dispatch.open(config.withDeviceId(device), chips);
                 threads[c] = Executors.newSingleThreadExecutor(r -> {
                     Thread t = new Thread(r, "jpto-l3-device-" + device);
                     t.setDaemon(true);

@@ -112,7 +112,7 @@ public final class Chip implements AutoCloseable {
                     + Thread.currentThread().getName() + "' is interrupted (e.g. Ctrl-C); nothing ran");
         }
         RuntimeEnv env = config.runtimeEnv();
-        int threads = config.aicpuThreads(platform);
+        int threads = config.aicpuThreads(platform, options.hostChips());
         ScopeStats stats = config.enableScopeStats() ? new ScopeStats() : null;
         try {
             boolean changed = prepareRings(env);
@@ -331,7 +331,7 @@ public final class Chip implements AutoCloseable {
         h.put("dep_pool", dp);
         h.put("tensormap_capacity", tmap == null ? 0 : tmap.capacity());
         h.put("platform", platform.text());
-        h.put("aicpu_thread_num", config.aicpuThreads(platform));
+        h.put("aicpu_thread_num", config.aicpuThreads(platform, options.hostChips()));
         if (error != null) {
             h.put("orch_error_code", error.orchErrorCode());
             h.put("sched_error_code", error.schedErrorCode());

@@ -24,7 +24,7 @@ class RuntimeBenchmarkTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("threads=1");
         assertThat(new RuntimeBenchmark.Options(Platform.A2A3SIM, 256, 64, 0, 1, 2).workers()).isEqualTo(1);
         assertThat(new RuntimeBenchmark.Options(Platform.A2A3SIM, 256, 64, 0, 1, 0).workers())
-                .isEqualTo(Platform.A2A3SIM.defaultAicpuThreadNum() - 1);
+                .isEqualTo(Platform.A2A3SIM.hostAicpuThreadNum(1) - 1);
     }
 
     @Test
