@@ -7,6 +7,7 @@ module dev.jpto.cli {
     requires dev.jpto.sweep;
     requires info.picocli;
     requires com.fasterxml.jackson.databind;
+    requires java.management; // jpto bench loop: this JVM's options for its child runs
 
     exports dev.jpto.cli to dev.jpto.bench;
     opens dev.jpto.cli to info.picocli;

@@ -23,9 +23,10 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Time a program: its golden run, then --rounds timed rounds (as 'jpto run PROGRAM --bench N')."
                 + " PROGRAM is a registered name, a .java file or a directory of sources.",
-            "Or a built-in benchmark (matmul, runtime), each beside its baseline measured in the same run.",
+            "Or a built-in benchmark (matmul, runtime), each beside its baseline measured in the same run;"
+                + " loop PROGRAM times the edit-run loop (fresh run, --reuse run).",
             "Exit 0 PASS, 1 validation FAIL, 2 usage or bad config, 3 runtime error."},
-        subcommands = {BenchCommand.Matmul.class, BenchCommand.RuntimeTasks.class})
+        subcommands = {BenchCommand.Matmul.class, BenchCommand.RuntimeTasks.class, BenchLoopCommand.class})
 public final class BenchCommand implements Callable<Integer> {
     /** Timed rounds when --rounds is not given. */
     static final int DEFAULT_ROUNDS = 10;

@@ -40,8 +40,10 @@ final class Compressors {
     static float[][] run(Chunk c, Weights w, float[] state, int[] stateTable, int stateRows, int[] closing,
                          int[] stateSlots, int t) {
         int out = w.out();
-        float[] kvp = Dsv4Matmul.f32(c.xNormed(), t, c.d(), Dsv4Matmul.transpose(w.wkv(), out, c.d()), out);
-        float[] scp = Dsv4Matmul.f32(c.xNormed(), t, c.d(), Dsv4Matmul.transpose(w.wgate(), out, c.d()), out);
+        float[] kvp = Dsv4Matmul.f32(c.xNormed(), 0, c.d(), t,
+                Dsv4Matmul.F32B.transposed(w.wkv(), 0, out, c.d(), c.d()), true);
+        float[] scp = Dsv4Matmul.f32(c.xNormed(), 0, c.d(), t,
+                Dsv4Matmul.F32B.transposed(w.wgate(), 0, out, c.d(), c.d()), true);
         for (int r = 0; r < c.numTokens(); r++) {
             int ar = c.pos()[r] % w.ratio();
             for (int j = 0; j < out; j++) {

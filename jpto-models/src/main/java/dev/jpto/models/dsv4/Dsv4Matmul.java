@@ -1,62 +1,125 @@
 package dev.jpto.models.dsv4;
 
 import java.util.stream.IntStream;
-import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Blocked, multithreaded reference matmuls for the goldens: {@code C[M,N] = A[M,K]·B[K,N]}, all row-major.
- * fp32 products accumulate in fp32 in ascending k (a multiply rounded, then an add rounded, never a fused FMA: the
- * bits of a sequential loop); int8 products accumulate exactly in int32. Both use Vector API micro-kernels that keep
- * a 4-row × 2-vector block of C in registers; the tasks are column panels of B, so both cores share the work.
+ * Packed-panel, multithreaded reference matmuls for the goldens: {@code C[M,N] = A[M,K]·B[K,N]}, C row-major.
+ * A is rows of an array at a row stride; B is read in place through {@link F32B}/{@link I8B} (row-major, or the
+ * transposed view of an [N, K] weight), so no weight is transposed or copied whole: each task packs a K-chunk of a
+ * column panel of B into a small fp32 buffer and runs a Vector API micro-kernel with a 4-row × 2-vector block of C
+ * in registers over it; the tasks are column panels, so both cores share the work.
+ * <p>fp32 products accumulate in fp32 in ascending k (a multiply rounded, then an add rounded, never a fused FMA:
+ * the bits of a sequential loop). int8 products are integers of magnitude ≤ 2^14, so up to 1024 of them sum exactly
+ * in fp32 (≤ 2^24): each 1024-row K-chunk runs on fused fp32 FMAs and is added into the int32 result exactly.
  */
 final class Dsv4Matmul {
-    /** K rows of a B panel per pass (32 KiB of fp32 at 512-bit vectors): the panel stays in L2 across row blocks. */
+    /** K rows of an fp32 B panel per pass (32 KiB at 512-bit vectors): the panel stays in L1/L2 across row blocks. */
     private static final int KB = 256;
+    /** K rows of an int8 panel per pass: 1024 · 2^14 = 2^24, the largest exact fp32 integer sum. */
+    static final int KB_I8 = 1024;
     /** Edge of the square tiles a transpose copies, so both the read and the write side stay in cache. */
     private static final int TB = 64;
+
+    private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> I = VectorSpecies.of(int.class, F.vectorShape());
+    /** Columns of one panel: two vectors. */
+    private static final int NB = 2 * F.length();
 
     private Dsv4Matmul() {
     }
 
-    /**
-     * fp32 {@code A·B}. Each element sees the same operations in the same order as {@code c += a[r,k]·b[k,j]} over
-     * ascending k from +0 (a zero a[r,k] adds ±0 to a value that is never −0, so skipping it or not is the same).
-     */
+    /** A [K, N] fp32 operand read in place: element (k, j) is {@code data[off + k·kStride + j·jStride]}. */
+    record F32B(float[] data, int off, int k, int n, int kStride, int jStride) {
+        static F32B rowMajor(float[] b, int k, int n) {
+            return new F32B(b, 0, k, n, n, 1);
+        }
+
+        /** Bᵀ of the rows of a row-major weight W [N, rowLen] from column {@code off}: B[k, j] = W[j, off + k]. */
+        static F32B transposed(float[] w, int off, int n, int k, int rowLen) {
+            return new F32B(w, off, k, n, 1, rowLen);
+        }
+
+        float get(int kk, int j) {
+            return data[off + kk * kStride + j * jStride];
+        }
+    }
+
+    /** As {@link F32B} for int8 codes. */
+    record I8B(byte[] data, int off, int k, int n, int kStride, int jStride) {
+        static I8B rowMajor(byte[] b, int k, int n) {
+            return new I8B(b, 0, k, n, n, 1);
+        }
+
+        /** Bᵀ of the rows of a row-major weight W [N, rowLen] from column {@code off}: B[k, j] = W[j, off + k]. */
+        static I8B transposed(byte[] w, int off, int n, int k, int rowLen) {
+            return new I8B(w, off, k, n, 1, rowLen);
+        }
+
+        int get(int kk, int j) {
+            return data[off + kk * kStride + j * jStride];
+        }
+    }
+
+    /** fp32 {@code A·B}, A and B row-major and contiguous. */
     static float[] f32(float[] a, int m, int k, float[] b, int n) {
+        return f32(a, 0, k, m, F32B.rowMajor(b, k, n), true);
+    }
+
+    /**
+     * fp32 {@code A·B} with A's row r at {@code a[aOff + r·lda ..]}. Each element sees the same operations in the
+     * same order as {@code c += a[r,k]·b[k,j]} over ascending k from +0 (a zero a[r,k] adds ±0 to a value that is
+     * never −0, so skipping it or not is the same). {@code parallel}: column panels on the common pool.
+     */
+    static float[] f32(float[] a, int aOff, int lda, int m, F32B b, boolean parallel) {
+        int k = b.k();
+        int n = b.n();
         float[] c = new float[Math.multiplyExact(m, n)];
-        int nb = 2 * F.length();
-        int colBlocks = n / nb;
-        IntStream.range(0, colBlocks + (n % nb == 0 ? 0 : 1)).parallel().forEach(blk -> {
-            int j = blk * nb;
+        int colBlocks = n / NB;
+        IntStream blocks = IntStream.range(0, colBlocks + (n % NB == 0 ? 0 : 1));
+        (parallel ? blocks.parallel() : blocks).forEach(blk -> {
+            int j = blk * NB;
             if (blk == colBlocks) {
-                scalarF32(a, k, b, n, c, m, j, n);
+                scalarF32(a, aOff, lda, m, b, c, j, n);
                 return;
             }
+            float[] panel = new float[KB * NB];
             for (int k0 = 0; k0 < k; k0 += KB) {
                 int k1 = Math.min(k, k0 + KB);
+                packF32(b, k0, k1, j, panel);
                 int r = 0;
                 for (; r + 4 <= m; r += 4) {
-                    f32Block4(a, k, b, n, c, r, j, k0, k1);
+                    f32Block4(a, aOff + r * lda, lda, panel, k0, k1, c, r * n + j, n);
                 }
                 for (; r < m; r++) {
-                    f32Block1(a, k, b, n, c, r, j, k0, k1);
+                    f32Block1(a, aOff + r * lda, panel, k0, k1, c, r * n + j);
                 }
             }
         });
         return c;
     }
 
-    private static final VectorSpecies<Float> F =
-            FloatVector.SPECIES_PREFERRED;
+    /** B[k0..k1, j..j+NB) into {@code panel} as rows of NB. */
+    private static void packF32(F32B b, int k0, int k1, int j, float[] panel) {
+        if (b.jStride() == 1) {
+            for (int kk = k0; kk < k1; kk++) {
+                System.arraycopy(b.data(), b.off() + kk * b.kStride() + j, panel, (kk - k0) * NB, NB);
+            }
+        } else {
+            for (int jj = 0; jj < NB; jj++) {
+                int src = b.off() + (j + jj) * b.jStride();
+                for (int kk = k0; kk < k1; kk++) {
+                    panel[(kk - k0) * NB + jj] = b.data()[src + kk * b.kStride()];
+                }
+            }
+        }
+    }
 
-    private static void f32Block4(float[] a, int k, float[] b, int n, float[] c, int r, int j, int k0, int k1) {
+    private static void f32Block4(float[] a, int a0, int lda, float[] p, int k0, int k1, float[] c, int o, int n) {
         int lanes = F.length();
-        int o = r * n + j;
         FloatVector c00 = FloatVector.fromArray(F, c, o);
         FloatVector c01 = FloatVector.fromArray(F, c, o + lanes);
         FloatVector c10 = FloatVector.fromArray(F, c, o + n);
@@ -65,14 +128,13 @@ final class Dsv4Matmul {
         FloatVector c21 = FloatVector.fromArray(F, c, o + 2 * n + lanes);
         FloatVector c30 = FloatVector.fromArray(F, c, o + 3 * n);
         FloatVector c31 = FloatVector.fromArray(F, c, o + 3 * n + lanes);
-        int a0 = r * k;
-        int a1 = a0 + k;
-        int a2 = a1 + k;
-        int a3 = a2 + k;
+        int a1 = a0 + lda;
+        int a2 = a1 + lda;
+        int a3 = a2 + lda;
         for (int kk = k0; kk < k1; kk++) {
-            int bo = kk * n + j;
-            FloatVector b0 = FloatVector.fromArray(F, b, bo);
-            FloatVector b1 = FloatVector.fromArray(F, b, bo + lanes);
+            int po = (kk - k0) * NB;
+            FloatVector b0 = FloatVector.fromArray(F, p, po);
+            FloatVector b1 = FloatVector.fromArray(F, p, po + lanes);
             float v0 = a[a0 + kk];
             float v1 = a[a1 + kk];
             float v2 = a[a2 + kk];
@@ -96,109 +158,151 @@ final class Dsv4Matmul {
         c31.intoArray(c, o + 3 * n + lanes);
     }
 
-    private static void f32Block1(float[] a, int k, float[] b, int n, float[] c, int r, int j, int k0, int k1) {
+    private static void f32Block1(float[] a, int a0, float[] p, int k0, int k1, float[] c, int o) {
         int lanes = F.length();
-        int o = r * n + j;
         FloatVector c0 = FloatVector.fromArray(F, c, o);
         FloatVector c1 = FloatVector.fromArray(F, c, o + lanes);
         for (int kk = k0; kk < k1; kk++) {
-            int bo = kk * n + j;
-            float v = a[r * k + kk];
-            c0 = c0.add(FloatVector.fromArray(F, b, bo).mul(v));
-            c1 = c1.add(FloatVector.fromArray(F, b, bo + lanes).mul(v));
+            int po = (kk - k0) * NB;
+            float v = a[a0 + kk];
+            c0 = c0.add(FloatVector.fromArray(F, p, po).mul(v));
+            c1 = c1.add(FloatVector.fromArray(F, p, po + lanes).mul(v));
         }
         c0.intoArray(c, o);
         c1.intoArray(c, o + lanes);
     }
 
     /** The columns [c0, c1) of every row, in the sequential order. */
-    private static void scalarF32(float[] a, int k, float[] b, int n, float[] c, int m, int c0, int c1) {
+    private static void scalarF32(float[] a, int aOff, int lda, int m, F32B b, float[] c, int c0, int c1) {
+        int n = b.n();
         for (int r = 0; r < m; r++) {
-            for (int kk = 0; kk < k; kk++) {
-                float av = a[r * k + kk];
+            for (int kk = 0; kk < b.k(); kk++) {
+                float av = a[aOff + r * lda + kk];
                 for (int j = c0; j < c1; j++) {
-                    c[r * n + j] += av * b[kk * n + j];
+                    c[r * n + j] += av * b.get(kk, j);
                 }
             }
         }
+    }
+
+    /** int8 × int8 → exact int32, A and B row-major and contiguous. */
+    static int[] i8(byte[] a, int m, int k, byte[] b, int n) {
+        return i8(a, 0, k, m, I8B.rowMajor(b, k, n));
     }
 
     /**
-     * int8 × int8 → exact int32. A Vector API micro-kernel keeps a 4-row × 2-vector block of C in registers over
-     * the whole K loop (B panels of 2 vectors' width stay in L1 across row tiles); tails run the scalar loop.
+     * int8 × int8 → exact int32, A's row r at {@code a[aOff + r·lda ..]}: fp32 FMAs over packed panels of B, exact
+     * per {@link #KB_I8}-row K-chunk (see the class comment); tail columns run the scalar int loop.
      */
-    static int[] i8(byte[] a, int m, int k, byte[] b, int n) {
+    static int[] i8(byte[] a, int aOff, int lda, int m, I8B b) {
+        int k = b.k();
+        int n = b.n();
         int[] c = new int[Math.multiplyExact(m, n)];
-        int lanes = I.length();
-        int nb = 2 * lanes;
-        int colBlocks = n / nb;
-        IntStream.range(0, colBlocks).parallel().forEach(blk -> {
-            int j = blk * nb;
-            int r = 0;
-            for (; r + 4 <= m; r += 4) {
-                block4(a, k, b, n, c, r, j);
+        float[] af = new float[Math.multiplyExact(m, k)];
+        for (int r = 0; r < m; r++) {
+            for (int kk = 0; kk < k; kk++) {
+                af[r * k + kk] = a[aOff + r * lda + kk];
             }
-            scalarI8(a, k, b, n, c, r, m, j, j + nb);
+        }
+        int colBlocks = n / NB;
+        IntStream.range(0, colBlocks).parallel().forEach(blk -> {
+            int j = blk * NB;
+            float[] panel = new float[Math.min(k, KB_I8) * NB];
+            for (int k0 = 0; k0 < k; k0 += KB_I8) {
+                int k1 = Math.min(k, k0 + KB_I8);
+                packI8(b, k0, k1, j, panel);
+                int r = 0;
+                for (; r + 4 <= m; r += 4) {
+                    i8Block4(af, r * k, k, panel, k0, k1, c, r * n + j, n);
+                }
+                for (; r < m; r++) {
+                    i8Block1(af, r * k, panel, k0, k1, c, r * n + j);
+                }
+            }
         });
-        scalarI8(a, k, b, n, c, 0, m, colBlocks * nb, n);
+        for (int r = 0; r < m; r++) {
+            for (int kk = 0; kk < k; kk++) {
+                int av = a[aOff + r * lda + kk];
+                for (int j = colBlocks * NB; j < n; j++) {
+                    c[r * n + j] += av * b.get(kk, j);
+                }
+            }
+        }
         return c;
     }
 
-    private static final VectorSpecies<Integer> I =
-            IntVector.SPECIES_PREFERRED;
-    private static final VectorSpecies<Byte> B = VectorSpecies.of(
-            byte.class, VectorShape.forBitSize(I.length() * 8));
-
-    private static void block4(byte[] a, int k, byte[] b, int n, int[] c, int r, int j) {
-        IntVector z = IntVector.zero(I);
-        IntVector c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z;
-        int lanes = I.length();
-        int a0 = r * k;
-        int a1 = a0 + k;
-        int a2 = a1 + k;
-        int a3 = a2 + k;
-        for (int kk = 0; kk < k; kk++) {
-            int bo = kk * n + j;
-            IntVector b0 = (IntVector) ByteVector
-                    .fromArray(B, b, bo).convertShape(VectorOperators.B2I, I, 0);
-            IntVector b1 = (IntVector) ByteVector
-                    .fromArray(B, b, bo + lanes).convertShape(VectorOperators.B2I, I, 0);
-            int v0 = a[a0 + kk];
-            int v1 = a[a1 + kk];
-            int v2 = a[a2 + kk];
-            int v3 = a[a3 + kk];
-            c00 = c00.add(b0.mul(v0));
-            c01 = c01.add(b1.mul(v0));
-            c10 = c10.add(b0.mul(v1));
-            c11 = c11.add(b1.mul(v1));
-            c20 = c20.add(b0.mul(v2));
-            c21 = c21.add(b1.mul(v2));
-            c30 = c30.add(b0.mul(v3));
-            c31 = c31.add(b1.mul(v3));
-        }
-        int o = r * n + j;
-        c00.intoArray(c, o);
-        c01.intoArray(c, o + lanes);
-        c10.intoArray(c, o + n);
-        c11.intoArray(c, o + n + lanes);
-        c20.intoArray(c, o + 2 * n);
-        c21.intoArray(c, o + 2 * n + lanes);
-        c30.intoArray(c, o + 3 * n);
-        c31.intoArray(c, o + 3 * n + lanes);
-    }
-
-    private static void scalarI8(byte[] a, int k, byte[] b, int n, int[] c, int r0, int r1, int c0, int c1) {
-        for (int r = r0; r < r1; r++) {
-            for (int kk = 0; kk < k; kk++) {
-                int av = a[r * k + kk];
-                if (av == 0) {
-                    continue;
+    private static void packI8(I8B b, int k0, int k1, int j, float[] panel) {
+        byte[] d = b.data();
+        if (b.jStride() == 1) {
+            for (int kk = k0; kk < k1; kk++) {
+                int src = b.off() + kk * b.kStride() + j;
+                int dst = (kk - k0) * NB;
+                for (int jj = 0; jj < NB; jj++) {
+                    panel[dst + jj] = d[src + jj];
                 }
-                for (int j = c0; j < c1; j++) {
-                    c[r * n + j] += av * b[kk * n + j];
+            }
+        } else {
+            for (int jj = 0; jj < NB; jj++) {
+                int src = b.off() + (j + jj) * b.jStride();
+                for (int kk = k0; kk < k1; kk++) {
+                    panel[(kk - k0) * NB + jj] = d[src + kk * b.kStride()];
                 }
             }
         }
+    }
+
+    private static void i8Block4(float[] a, int a0, int lda, float[] p, int k0, int k1, int[] c, int o, int n) {
+        int lanes = F.length();
+        FloatVector z = FloatVector.zero(F);
+        FloatVector c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z;
+        int a1 = a0 + lda;
+        int a2 = a1 + lda;
+        int a3 = a2 + lda;
+        for (int kk = k0; kk < k1; kk++) {
+            int po = (kk - k0) * NB;
+            FloatVector b0 = FloatVector.fromArray(F, p, po);
+            FloatVector b1 = FloatVector.fromArray(F, p, po + lanes);
+            FloatVector v0 = FloatVector.broadcast(F, a[a0 + kk]);
+            FloatVector v1 = FloatVector.broadcast(F, a[a1 + kk]);
+            FloatVector v2 = FloatVector.broadcast(F, a[a2 + kk]);
+            FloatVector v3 = FloatVector.broadcast(F, a[a3 + kk]);
+            c00 = b0.fma(v0, c00);
+            c01 = b1.fma(v0, c01);
+            c10 = b0.fma(v1, c10);
+            c11 = b1.fma(v1, c11);
+            c20 = b0.fma(v2, c20);
+            c21 = b1.fma(v2, c21);
+            c30 = b0.fma(v3, c30);
+            c31 = b1.fma(v3, c31);
+        }
+        addExact(c00, c, o);
+        addExact(c01, c, o + lanes);
+        addExact(c10, c, o + n);
+        addExact(c11, c, o + n + lanes);
+        addExact(c20, c, o + 2 * n);
+        addExact(c21, c, o + 2 * n + lanes);
+        addExact(c30, c, o + 3 * n);
+        addExact(c31, c, o + 3 * n + lanes);
+    }
+
+    private static void i8Block1(float[] a, int a0, float[] p, int k0, int k1, int[] c, int o) {
+        int lanes = F.length();
+        FloatVector c0 = FloatVector.zero(F);
+        FloatVector c1 = FloatVector.zero(F);
+        for (int kk = k0; kk < k1; kk++) {
+            int po = (kk - k0) * NB;
+            FloatVector v = FloatVector.broadcast(F, a[a0 + kk]);
+            c0 = FloatVector.fromArray(F, p, po).fma(v, c0);
+            c1 = FloatVector.fromArray(F, p, po + lanes).fma(v, c1);
+        }
+        addExact(c0, c, o);
+        addExact(c1, c, o + lanes);
+    }
+
+    /** {@code c[o..] += acc}: acc holds integers of magnitude ≤ 2^24, so the conversion is exact. */
+    private static void addExact(FloatVector acc, int[] c, int o) {
+        IntVector sum = (IntVector) acc.convertShape(VectorOperators.F2I, I, 0);
+        IntVector.fromArray(I, c, o).add(sum).intoArray(c, o);
     }
 
     /** Transpose of a row-major [rows, cols] matrix, in TB × TB tiles (row bands in parallel). */

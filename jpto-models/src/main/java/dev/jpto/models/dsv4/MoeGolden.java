@@ -223,8 +223,8 @@ public final class MoeGolden {
             System.arraycopy(xAll, rowIx[i] * d, x, i * d, d);
             xs[i] = xScaleAll[rowIx[i]];
         }
-        int[] gi = Dsv4Matmul.i8(x, n, d, s.w1T(e), f);
-        int[] ui = Dsv4Matmul.i8(x, n, d, s.w3T(e), f);
+        int[] gi = Dsv4Matmul.i8(x, 0, d, n, s.w1T(e));
+        int[] ui = Dsv4Matmul.i8(x, 0, d, n, s.w3T(e));
         double lim = moe.swigluLimit();
         byte[] h8 = new byte[n * f];
         float[] hsd = new float[n];
@@ -247,7 +247,7 @@ public final class MoeGolden {
             }
             hsd[i] = 1.0f / sq;
         }
-        int[] yi = Dsv4Matmul.i8(h8, n, f, s.w2T(e), d);
+        int[] yi = Dsv4Matmul.i8(h8, 0, f, n, s.w2T(e));
         float[] y = new float[n * d];
         for (int i = 0; i < n; i++) {
             float rs = w == null ? hsd[i] : hsd[i] * w[i];
@@ -280,20 +280,20 @@ public final class MoeGolden {
                     Arrays32.floats(prm.get("shared_w2_scale")), d, moe.inter());
         }
 
-        byte[] w1T(int e) {
+        Dsv4Matmul.I8B w1T(int e) {
             return transposed(w1, e, f, d);
         }
 
-        byte[] w3T(int e) {
+        Dsv4Matmul.I8B w3T(int e) {
             return transposed(w3, e, f, d);
         }
 
-        byte[] w2T(int e) {
+        Dsv4Matmul.I8B w2T(int e) {
             return transposed(w2, e, d, f);
         }
 
-        /** Expert e's [out, in] codes as [in, out] (a bulk copy, then the parallel transpose). */
-        private static byte[] transposed(Tensor w, int e, int out, int in) {
+        /** Expert e's [out, in] codes (one bulk copy) seen as the [in, out] operand of a matmul. */
+        private static Dsv4Matmul.I8B transposed(Tensor w, int e, int out, int in) {
             long base = (long) e * out * in;
             byte[] r = new byte[Math.multiplyExact(out, in)];
             if (w.isContiguous() && w.dtype() == DType.INT8) {
@@ -303,7 +303,7 @@ public final class MoeGolden {
                     r[i] = (byte) w.getDouble(base + i);
                 }
             }
-            return Dsv4Matmul.transpose(r, out, in);
+            return Dsv4Matmul.I8B.transposed(r, 0, out, in, in);
         }
     }
 }

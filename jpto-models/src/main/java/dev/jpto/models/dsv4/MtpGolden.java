@@ -58,8 +58,7 @@ public final class MtpGolden {
             }
             sd[r] = 1.0f / sq;
         }
-        byte[] wt = Dsv4Matmul.transpose(Arrays32.bytes(w), d, d);
-        int[] acc = Dsv4Matmul.i8(q, rows, d, wt, d);
+        int[] acc = Dsv4Matmul.i8(q, 0, d, rows, Dsv4Matmul.I8B.transposed(Arrays32.bytes(w), 0, d, d, d));
         float[] y = new float[rows * d];
         for (int r = 0; r < rows; r++) {
             for (int c = 0; c < d; c++) {

@@ -27,57 +27,64 @@ final class SparseAttention {
         float scale = (float) m.softmaxScale();
         float[] ob = new float[p.t() * h * hd];
         IntStream.range(0, numTokens).parallel().forEach(t -> {
-            float[][] keys = gather(kvFlat, swaIndices, cmpFlat, cmpTable, cmpIndices, cmpIdxCols, t, win, cmpCols,
+            float[] keys = gather(kvFlat, swaIndices, cmpFlat, cmpTable, cmpIndices, cmpIdxCols, t, win, cmpCols,
                     blockSize, hd);
-            float[] o = new float[hd];
-            for (int head = 0; head < h; head++) {
-                int qo = (t * h + head) * hd;
-                float mAll = 0;
-                float lAll = 0;
-                java.util.Arrays.fill(o, 0);
-                for (int k0 = 0; k0 < keys.length; k0 += Dsv4Preset.ATTN_TILE) {
-                    int k1 = Math.min(keys.length, k0 + Dsv4Preset.ATTN_TILE);
-                    float[] s = new float[k1 - k0];
-                    float mb = Float.NEGATIVE_INFINITY;
-                    for (int j = k0; j < k1; j++) {
-                        float acc = 0;
-                        float[] key = keys[j];
-                        for (int x = 0; x < hd; x++) {
-                            acc += q[qo + x] * key[x];
-                        }
-                        s[j - k0] = acc * scale;
-                        mb = Math.max(mb, s[j - k0]);
+            int nk = keys.length / hd;
+            // QKᵀ of every head at once: the same products and ascending-x sums as one dot product per key
+            float[] dots = Dsv4Matmul.f32(q, t * h * hd, hd, h, Dsv4Matmul.F32B.transposed(keys, 0, nk, hd, hd),
+                    false);
+            float[] mAll = new float[h];
+            float[] lAll = new float[h];
+            float[] o = new float[h * hd];
+            for (int k0 = 0; k0 < nk; k0 += Dsv4Preset.ATTN_TILE) {
+                int k1 = Math.min(nk, k0 + Dsv4Preset.ATTN_TILE);
+                int w = k1 - k0;
+                float[] probs = new float[h * w];
+                float[] mb = new float[h];
+                float[] lb = new float[h];
+                for (int head = 0; head < h; head++) {
+                    float[] s = new float[w];
+                    float mx = Float.NEGATIVE_INFINITY;
+                    for (int j = 0; j < w; j++) {
+                        s[j] = dots[head * nk + k0 + j] * scale;
+                        mx = Math.max(mx, s[j]);
                     }
-                    float lb = 0;
-                    float[] ob2 = new float[hd];
-                    for (int j = k0; j < k1; j++) {
-                        float e = (float) Math.exp(s[j - k0] - mb);
-                        lb += e;
-                        float eb = Dsv4Numerics.bf16(e);
-                        float[] key = keys[j];
-                        for (int x = 0; x < hd; x++) {
-                            ob2[x] += eb * key[x];
-                        }
+                    float l = 0;
+                    for (int j = 0; j < w; j++) {
+                        float e = (float) Math.exp(s[j] - mx);
+                        l += e;
+                        probs[head * w + j] = Dsv4Numerics.bf16(e);
                     }
+                    mb[head] = mx;
+                    lb[head] = l;
+                }
+                // P·V of the tile, in ascending key order from +0 as the per-head loop did
+                float[] ob2 = Dsv4Matmul.f32(probs, 0, w, h, new Dsv4Matmul.F32B(keys, k0 * hd, w, hd, hd, 1),
+                        false);
+                for (int head = 0; head < h; head++) {
+                    int ho = head * hd;
                     if (k0 == 0) {
-                        mAll = mb;
-                        lAll = lb;
-                        System.arraycopy(ob2, 0, o, 0, hd);
+                        mAll[head] = mb[head];
+                        lAll[head] = lb[head];
+                        System.arraycopy(ob2, ho, o, ho, hd);
                     } else {
-                        float mNew = Math.max(mAll, mb);
-                        float alpha = (float) Math.exp(mAll - mNew);
-                        float beta = (float) Math.exp(mb - mNew);
-                        lAll = alpha * lAll + beta * lb;
+                        float mNew = Math.max(mAll[head], mb[head]);
+                        float alpha = (float) Math.exp(mAll[head] - mNew);
+                        float beta = (float) Math.exp(mb[head] - mNew);
+                        lAll[head] = alpha * lAll[head] + beta * lb[head];
                         for (int x = 0; x < hd; x++) {
-                            o[x] = alpha * o[x] + beta * ob2[x];
+                            o[ho + x] = alpha * o[ho + x] + beta * ob2[ho + x];
                         }
-                        mAll = mNew;
+                        mAll[head] = mNew;
                     }
                 }
-                float den = faults.dropSink() ? lAll : lAll + (float) Math.exp(sink[head] - mAll);
-                float[] out = new float[hd];
+            }
+            float[] out = new float[hd];
+            for (int head = 0; head < h; head++) {
+                int qo = (t * h + head) * hd;
+                float den = faults.dropSink() ? lAll[head] : lAll[head] + (float) Math.exp(sink[head] - mAll[head]);
                 for (int x = 0; x < hd; x++) {
-                    out[x] = (float) (o[x] / den * faults.attentionScale());
+                    out[x] = (float) (o[head * hd + x] / den * faults.attentionScale());
                 }
                 if (!faults.skipInverseRope()) {
                     rope.apply(out, m.nopeDim(), pos[t], true);
@@ -90,14 +97,19 @@ final class SparseAttention {
         return ob;
     }
 
-    /** The compacted key rows of token t: valid window columns in order, then valid compressed columns. */
-    static float[][] gather(float[] kvFlat, int[] swaIndices, float[] cmpFlat, int[] cmpTable, int[] cmpIndices,
-                            int cmpIdxCols, int t, int win, int cmpCols, int blockSize, int hd) {
-        java.util.List<float[]> rows = new java.util.ArrayList<>();
+    /**
+     * The compacted key rows of token t, flat [keys, hd]: valid window columns in order, then valid compressed
+     * columns.
+     */
+    static float[] gather(float[] kvFlat, int[] swaIndices, float[] cmpFlat, int[] cmpTable, int[] cmpIndices,
+                          int cmpIdxCols, int t, int win, int cmpCols, int blockSize, int hd) {
+        int[] rows = new int[win + (cmpIndices == null ? 0 : Math.min(cmpCols, cmpIdxCols))];
+        boolean[] cmp = new boolean[rows.length];
+        int n = 0;
         for (int k = 0; k < win; k++) {
             int r = swaIndices[t * win + k];
             if (r >= 0) {
-                rows.add(java.util.Arrays.copyOfRange(kvFlat, r * hd, (r + 1) * hd));
+                rows[n++] = r;
             }
         }
         if (cmpIndices != null) {
@@ -110,11 +122,15 @@ final class SparseAttention {
                 if (blk < 0) {
                     continue;
                 }
-                int r = blk * blockSize + slot % blockSize;
-                rows.add(java.util.Arrays.copyOfRange(cmpFlat, r * hd, (r + 1) * hd));
+                cmp[n] = true;
+                rows[n++] = blk * blockSize + slot % blockSize;
             }
         }
-        return rows.toArray(new float[0][]);
+        float[] keys = new float[n * hd];
+        for (int i = 0; i < n; i++) {
+            System.arraycopy(cmp[i] ? cmpFlat : kvFlat, rows[i] * hd, keys, i * hd, hd);
+        }
+        return keys;
     }
 
     /**
@@ -128,15 +144,11 @@ final class SparseAttention {
         int ol = m.oLora();
         int d = m.d();
         int hdAll = m.h() * m.headDim();
-        byte[] woBt = Dsv4Matmul.transpose(woB, d, g * ol);
         float[] acc = new float[t * d];
         for (int gi = 0; gi < g; gi++) {
-            float[] a = new float[t * gin];
-            for (int r = 0; r < t; r++) {
-                System.arraycopy(ob, r * hdAll + gi * gin, a, r * gin, gin);
-            }
-            float[] wg = java.util.Arrays.copyOfRange(woA, gi * ol * gin, (gi + 1) * ol * gin);
-            float[] or = Dsv4Matmul.f32(a, t, gin, Dsv4Matmul.transpose(wg, ol, gin), ol);
+            // or = ob_g · wo_a[g]ᵀ: A is the group's columns of ob, B the rows of wo_a[g] read in place
+            float[] or = Dsv4Matmul.f32(ob, gi * gin, hdAll, t,
+                    Dsv4Matmul.F32B.transposed(woA, gi * ol * gin, ol, gin, gin), true);
             byte[] oq = new byte[t * ol];
             float[] dq = new float[t];
             for (int r = 0; r < t; r++) {
@@ -150,8 +162,8 @@ final class SparseAttention {
                 }
                 dq[r] = 1.0f / sq;
             }
-            byte[] bg = java.util.Arrays.copyOfRange(woBt, gi * ol * d, (gi + 1) * ol * d);
-            int[] pg = Dsv4Matmul.i8(oq, t, ol, bg, d);
+            // p_g = oq · wo_b[:, g]ᵀ, wo_b [D, G·O_LORA] read in place
+            int[] pg = Dsv4Matmul.i8(oq, 0, ol, t, Dsv4Matmul.I8B.transposed(woB, gi * ol, d, ol, g * ol));
             for (int r = 0; r < t; r++) {
                 for (int n = 0; n < d; n++) {
                     acc[r * d + n] += pg[r * d + n] * dq[r];
