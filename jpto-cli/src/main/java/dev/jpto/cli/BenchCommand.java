@@ -65,8 +65,8 @@ public final class BenchCommand implements Callable<Integer> {
     @CommandLine.Mixin
     MemoryOption memory = new MemoryOption();
 
-    @Option(names = "--json", description = "print one JSON document (docs/schema/run.schema.json, command 'bench') "
-            + "instead of the human lines")
+    @Option(names = "--json", description = "print one JSON document (docs/schema/bench.schema.json: a run document "
+            + "whose command is 'bench') instead of the human lines")
     boolean json;
 
     /** Without PROGRAM, the usage (which lists the built-in benchmarks); with one, {@code jpto run --bench}. */

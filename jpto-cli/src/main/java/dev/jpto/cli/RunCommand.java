@@ -162,6 +162,6 @@ final class RunCommand implements Callable<Integer> {
 
     /** A bar on a terminal, plain lines otherwise (a pipe, a log file, CI, a test). */
     private Progress progress() {
-        return TerminalProgress.forTerminal(top.out, top.env);
+        return TerminalProgress.forTerminal(top.out, top.err, top.env);
     }
 }

@@ -1,6 +1,7 @@
 package dev.jpto.cli;
 
 import dev.jpto.lib.runner.Progress;
+import dev.jpto.runtime.Sizes;
 import java.io.PrintStream;
 import java.util.Locale;
 import java.util.Map;
@@ -12,8 +13,10 @@ import java.util.function.LongSupplier;
 /**
  * On a terminal: the running stage ({@code [RUN] compute golden … 12s}) until its own line replaces it, and a bar
  * for counted steps with an ETA, redrawn in place with {@code \r} at most every 100 ms and on the last step. With a
- * ticker, the line is also redrawn every half second so that the elapsed time moves during a long stage. The bar is
- * coloured only when asked ({@link #forTerminal}: a terminal without NO_COLOR).
+ * ticker, the line is also redrawn every half second so that the elapsed time moves during a long stage, and so
+ * that a stage counting its work ({@link #counting}: input bytes filled, chip tasks completed of those submitted so
+ * far) shows its counts. The bar is coloured only when asked ({@link #forTerminal}: a terminal without NO_COLOR), and
+ * drawn on stderr so that stdout holds only the stage lines.
  */
 final class TerminalProgress implements Progress {
     private static final int WIDTH = 30;
@@ -29,6 +32,9 @@ final class TerminalProgress implements Progress {
     private String label = "";
     private int total = -1; // -1: a stage without counted steps
     private int done;
+    private LongSupplier liveDone; // non-null: a stage counting its work (counting())
+    private LongSupplier liveTotal;
+    private String unit = "";
     private long started;
     private long lastDraw;
     private int drawnWidth;
@@ -46,14 +52,15 @@ final class TerminalProgress implements Progress {
     }
 
     /**
-     * The progress for a command printing to {@code out}: this bar when {@code out} is the terminal (a console that is
-     * a terminal, and not CI), coloured unless NO_COLOR is set; plain lines otherwise (a pipe, a log file, a test).
+     * The progress for a command printing to {@code out}: this bar, drawn on {@code err}, when {@code out} is the
+     * terminal (a console that is a terminal, and not CI), coloured unless NO_COLOR is set; plain lines on
+     * {@code out} otherwise (a pipe, a log file, a test).
      */
-    static Progress forTerminal(PrintStream out, Map<String, String> env) {
+    static Progress forTerminal(PrintStream out, PrintStream err, Map<String, String> env) {
         if (!isTerminal(out, env)) {
             return Progress.lines(out);
         }
-        return new TerminalProgress(out, colour(env), true, System::nanoTime);
+        return new TerminalProgress(err, colour(env), true, System::nanoTime);
     }
 
     /** Whether {@code out} is this process's stdout on a terminal, and not in CI: where bars may be drawn. */
@@ -71,6 +78,7 @@ final class TerminalProgress implements Progress {
     public synchronized void stage(String name) {
         label = name;
         total = -1;
+        liveDone = null;
         started = clock.getAsLong();
         draw();
         startTicker();
@@ -80,8 +88,20 @@ final class TerminalProgress implements Progress {
     public synchronized void begin(String l, int t) {
         label = l;
         total = t;
+        liveDone = null;
         done = 0;
         started = clock.getAsLong();
+        draw();
+        startTicker();
+    }
+
+    @Override
+    public synchronized void counting(String l, LongSupplier d, LongSupplier t, String u) {
+        label = l;
+        total = -1;
+        liveDone = d;
+        liveTotal = t;
+        unit = u;
         draw();
         startTicker();
     }
@@ -140,7 +160,10 @@ final class TerminalProgress implements Progress {
         long now = clock.getAsLong();
         double elapsed = (now - started) / 1e9;
         String line;
-        if (total < 0) {
+        boolean counted = total >= 0 || liveDone != null;
+        if (liveDone != null) {
+            line = live(elapsed);
+        } else if (total < 0) {
             line = "[RUN] " + label + " …" + (elapsed >= 1 ? " " + time(elapsed) : "");
         } else {
             int filled = total == 0 ? WIDTH : (int) ((long) WIDTH * done / total);
@@ -149,12 +172,30 @@ final class TerminalProgress implements Progress {
             line = String.format(Locale.ROOT, "[RUN] %s [%s%s] %d/%d%s", label, colour ? CYAN + bar + RESET : bar,
                     ".".repeat(WIDTH - filled), done, total, eta);
         }
-        int visible = line.length() - (colour && total >= 0 ? CYAN.length() + RESET.length() : 0);
+        int visible = line.length() - (colour && counted ? CYAN.length() + RESET.length() : 0);
         // pad over a longer line drawn before, so that no characters of it stay behind
         out.print("\r" + line + " ".repeat(Math.max(0, drawnWidth - visible)));
         out.flush();
         drawnWidth = Math.max(drawnWidth, visible);
         lastDraw = now;
+    }
+
+    /**
+     * A counting stage: {@code [RUN] generate inputs [###…] 12.0MiB/48.0MiB ETA 3s}, or for tasks, whose total
+     * grows while the orchestration submits, {@code [RUN] runtime [###…] 1200/3000 tasks (submitted so far) 4s}.
+     */
+    private String live(double elapsed) {
+        long d = liveDone.getAsLong();
+        long t = Math.max(d, liveTotal.getAsLong());
+        int filled = t == 0 ? 0 : (int) (WIDTH * (double) d / t);
+        String bar = "#".repeat(filled);
+        boolean bytes = unit.equals(Progress.BYTES);
+        String counts = bytes ? Sizes.approx(d) + "/" + Sizes.approx(t) : d + "/" + t + " " + unit
+                + " (submitted so far)";
+        String tail = bytes ? (d > 0 && d < t ? " ETA " + time(elapsed / d * (t - d)) : "")
+                : (elapsed >= 1 ? " " + time(elapsed) : "");
+        return String.format(Locale.ROOT, "[RUN] %s [%s%s] %s%s", label, colour ? CYAN + bar + RESET : bar,
+                ".".repeat(WIDTH - filled), counts, tail);
     }
 
     /** {@code 45s}, {@code 3m05s}. */

@@ -79,9 +79,49 @@ class TerminalProgressTest {
     @Test
     void anythingButTheTerminalGetsPlainLines() {
         PrintStream notTheTerminal = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
-        assertThat(TerminalProgress.forTerminal(notTheTerminal, java.util.Map.of()))
+        assertThat(TerminalProgress.forTerminal(notTheTerminal, notTheTerminal, java.util.Map.of()))
                 .isNotInstanceOf(TerminalProgress.class);
-        assertThat(TerminalProgress.forTerminal(System.out, java.util.Map.of("CI", "true")))
+        assertThat(TerminalProgress.forTerminal(System.out, System.err, java.util.Map.of("CI", "true")))
                 .isNotInstanceOf(TerminalProgress.class);
+    }
+
+    @Test
+    void inputGenerationCountsBytesWithAnEta() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        long[] now = {0};
+        long[] filled = {0};
+        TerminalProgress p = new TerminalProgress(new PrintStream(buf, true, StandardCharsets.UTF_8), false, false,
+                () -> now[0]);
+        p.stage("generate inputs");
+        p.counting("generate inputs", () -> filled[0], () -> 4L << 20, dev.jpto.lib.runner.Progress.BYTES);
+        now[0] = 3_000_000_000L; // 1 MiB of 4 in 3 s: 3 MiB more take 9 s
+        filled[0] = 1L << 20;
+        p.advance(0); // a redraw, as the ticker's
+        assertThat(buf.toString(StandardCharsets.UTF_8)).endsWith("\r[RUN] generate inputs [" + "#".repeat(7)
+                + ".".repeat(23) + "] 1MiB/4MiB ETA 9s");
+        p.end();
+    }
+
+    @Test
+    void aChipRunCountsTasksCompletedOfThoseSubmittedSoFar() {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        long[] now = {0};
+        long[] completed = {0};
+        long[] submitted = {40};
+        TerminalProgress p = new TerminalProgress(new PrintStream(buf, true, StandardCharsets.UTF_8), false, false,
+                () -> now[0]);
+        p.counting("runtime", () -> completed[0], () -> submitted[0], dev.jpto.lib.runner.Progress.TASKS);
+        completed[0] = 10;
+        now[0] = 500_000_000L; // redraws are at most every 100 ms
+        p.advance(0);
+        assertThat(buf.toString(StandardCharsets.UTF_8)).endsWith("\r[RUN] runtime [" + "#".repeat(7)
+                + ".".repeat(23) + "] 10/40 tasks (submitted so far)");
+        submitted[0] = 60; // the orchestration went on submitting
+        completed[0] = 30;
+        now[0] = 2_000_000_000L;
+        p.advance(0);
+        assertThat(buf.toString(StandardCharsets.UTF_8)).endsWith("] 30/60 tasks (submitted so far) 2s");
+        p.end();
+        assertThat(buf.toString(StandardCharsets.UTF_8)).endsWith("\r").doesNotContain("\n");
     }
 }

@@ -18,7 +18,6 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -80,7 +79,7 @@ final class Dispatcher {
         Map<String, CaseResult> held = map.getAll(new java.util.HashSet<>(todo.stream().map(SweepCase::id)
                 .toList()));
         if (!held.isEmpty()) {
-            out.println("[SWEEP] " + held.size() + " result(s) already held by the cluster (" + mapName + ")");
+            say("[SWEEP] " + held.size() + " result(s) already held by the cluster (" + mapName + ")");
         }
         UUID listener = self.getCluster().addMembershipListener(new MembershipListener() {
             @Override
@@ -117,13 +116,13 @@ final class Dispatcher {
         while (progress.remaining() > 0) {
             int placed = place(executor);
             if (running.isEmpty() && placed == 0 && !queue.isEmpty() && !announcedWait) {
-                out.println("[SWEEP] waiting for a member with free slots (start one with 'jpto worker'); giving up "
+                say("[SWEEP] waiting for a member with free slots (start one with 'jpto worker'); giving up "
                         + "after " + caseTimeout.toSeconds() + " s (--case-timeout)");
                 announcedWait = true;
             }
             long left = caseTimeout.toNanos() - (System.nanoTime() - lastProgress);
             if (left <= 0) {
-                out.println("[SWEEP] no result within " + caseTimeout.toSeconds() + " s (--case-timeout): "
+                say("[SWEEP] no result within " + caseTimeout.toSeconds() + " s (--case-timeout): "
                         + progress.remaining() + " case(s) unfinished; run again with the same --out to resume");
                 return false;
             }
@@ -135,6 +134,12 @@ final class Dispatcher {
             }
         }
         return true;
+    }
+
+    /** A line of its own: a bar on the terminal is cleared first (the next result draws it again). */
+    private void say(String line) {
+        view.end();
+        out.println(line);
     }
 
     /** Submits queued cases to members with free slots; returns how many. */
@@ -201,7 +206,7 @@ final class Dispatcher {
                 List<String> gone = running.entrySet().stream().filter(r -> r.getValue().equals(l.member().getUuid()))
                         .map(Map.Entry::getKey).toList();
                 if (!gone.isEmpty()) {
-                    out.println("[SWEEP] member " + l.member().getAddress() + " left while running " + gone.size()
+                    say("[SWEEP] member " + l.member().getAddress() + " left while running " + gone.size()
                             + " case(s); re-queued");
                 }
                 boolean recorded = false;

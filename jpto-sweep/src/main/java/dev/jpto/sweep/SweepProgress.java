@@ -29,7 +29,7 @@ public interface SweepProgress {
      */
     void result(Tally tally, String line, boolean expected);
 
-    /** The sweep's last result is in (or it gave up): a bar clears its line. */
+    /** A bar clears its line: before a line of the sweep's own, and when the last result is in (or it gave up). */
     default void end() {
     }
 

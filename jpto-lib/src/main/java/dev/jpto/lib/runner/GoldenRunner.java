@@ -10,6 +10,7 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.Sizes;
+import dev.jpto.runtime.TaskCounts;
 import dev.jpto.runtime.io.OwnedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -129,7 +131,10 @@ public final class GoldenRunner {
             log.done("load golden", s, "golden from " + replay.get().dir() + " (reused)");
         } else {
             s = log.begin("generate inputs");
-            inputs = InputGeneration.inputs(program, spec.seed(), arena);
+            java.util.concurrent.atomic.AtomicLong filled = new java.util.concurrent.atomic.AtomicLong();
+            long toFill = InputGeneration.totalBytes(program);
+            spec.progress().counting("generate inputs", filled::get, () -> toFill, Progress.BYTES);
+            inputs = InputGeneration.inputs(program, spec.seed(), arena, filled::addAndGet);
             log.done("generate inputs", s, inputs.size() + " tensor(s), " + Sizes.approx(bytes(inputs)));
 
             // outputs updated in place start from their fill, in the golden's tensors and the chip's alike
@@ -158,7 +163,8 @@ public final class GoldenRunner {
         Map<String, Tensor> args = new LinkedHashMap<>(inputs);
         args.putAll(actual);
         s = log.begin("runtime");
-        RunTarget.Ran ran = onChip(log, config, () -> compiled.run(args, config));
+        RunTarget.Ran ran = onChip(log, config, () -> TaskCounts.observing(countTasks(spec.progress()),
+                () -> compiled.run(args, config)));
         RunReport report = ran.report();
         log.done("runtime", s, report.tasksExecuted() + " tasks, " + (ran.l3().isPresent() ? "L3 wall " : "chip ")
                 + micros(report.elapsedNanos()) + deviceField(report) + ", heap high-water " + heapHighWater(report));
@@ -204,6 +210,20 @@ public final class GoldenRunner {
      */
     private static void dfxLines(StageLog log, RunConfig config, List<Path> files) {
         DfxReport.lines(config.outputPrefix(), files, config.platform()).forEach(log::line);
+    }
+
+    /** Shows a chip run's tasks completed of those submitted so far (one chip program's run; not L3's chips). */
+    private static TaskCounts.Watcher countTasks(Progress progress) {
+        return new TaskCounts.Watcher() {
+            @Override
+            public void started(LongSupplier completed, LongSupplier submitted) {
+                progress.counting("runtime", completed, submitted, Progress.TASKS);
+            }
+
+            @Override
+            public void ended() {
+            }
+        };
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.jpto.lib.runner;
 
 import java.io.PrintStream;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * Progress of the runner's stages and of work counted in steps (benchmark rounds). The CLI shows the running
@@ -14,6 +15,18 @@ public interface Progress {
     }
 
     void begin(String label, int total);
+
+    /**
+     * Stage {@code label} counts its work in {@code unit} ({@link #BYTES} or {@link #TASKS}): {@code done} of
+     * {@code total}, read whenever the display redraws; a total may grow as the work goes (tasks submitted so far).
+     * Plain lines leave it out: it is for a terminal's bar.
+     */
+    default void counting(String label, LongSupplier done, LongSupplier total, String unit) {
+    }
+
+    /** Units of {@link #counting}. */
+    String BYTES = "bytes";
+    String TASKS = "tasks";
 
     /** {@code done} steps of {@code total} are finished. */
     void advance(int done);

@@ -147,11 +147,13 @@ public final class Chip implements AutoCloseable {
         ChipRuntimeException error = null;
         boolean quiescent = true;
         engine.beginRun();
+        dev.jpto.runtime.TaskCounts.started(engine::completed, engine::submittedSoFar);
         try {
             orch.runRoot(orchestration);
         } catch (ChipRuntimeException e) {
             error = e;
         } finally {
+            dev.jpto.runtime.TaskCounts.ended();
             if (!engine.endRun(GRACE_MILLIS, JOIN_MILLIS)) {
                 quiescent = false;
                 engine.shutdown();

@@ -243,6 +243,11 @@ public final class Engine {
         return (long) LONGS.getAcquire(counters, SUBMITTED);
     }
 
+    /** {@link #submitted}, as published, for a thread other than the orchestrator's (a progress display). */
+    public long submittedSoFar() {
+        return publishedSubmitted();
+    }
+
     /**
      * Tasks completed so far. Each thread's count only grows, so the sum never exceeds the true total: equal to
      * {@link #submitted} means every task completed.
