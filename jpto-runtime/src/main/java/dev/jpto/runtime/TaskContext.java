@@ -1,6 +1,7 @@
 package dev.jpto.runtime;
 
 import dev.jpto.isa.Tensor;
+import dev.jpto.runtime.device.GmFootprint;
 
 /** What a running task sees: its arguments by index, and where it runs. Valid only during {@code execute}. */
 public interface TaskContext {
@@ -48,6 +49,15 @@ public interface TaskContext {
      * runtime's dispatch and completion; later calls add up.
      */
     default void recordDeviceCost(long cycles, long gmBytes) {
+    }
+
+    /**
+     * {@link #recordDeviceCost(long, long)} with the GM lines the body touched, for the device model's L2. For jpto's
+     * own kernel executor (the footprint's package is exported to jpto's modules only).
+     */
+    @SuppressWarnings("exports")
+    default void recordDeviceCost(long cycles, long gmBytes, GmFootprint footprint) {
+        recordDeviceCost(cycles, gmBytes);
     }
 
     /** The platform of the chip the task runs on. */

@@ -102,7 +102,7 @@ public final class EngineInvoker implements KernelInvoker {
             ExecStats stats = w.executor.execute(kernel, tensors, scalars, cost);
             task.recordWork(stats.flops(), stats.bytesLoaded(), stats.bytesStored()); // enable_pmu counters
             TaskCost c = cost.finish();
-            task.recordDeviceCost(c.cycles(), c.gmBytes()); // the run's estimated device time
+            task.recordDeviceCost(c.cycles(), c.gmBytes(), c.footprint()); // the run's estimated device time
         } finally {
             cost.finish(); // after a failure: the next task starts from a clean recorder
             java.util.Arrays.fill(tensors, null);

@@ -19,6 +19,7 @@ import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.ScopeKind;
 import dev.jpto.runtime.TaskBody;
 import dev.jpto.runtime.TaskContext;
+import dev.jpto.runtime.device.GmFootprint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -226,6 +227,11 @@ public final class ProgramInterpreter implements Orchestration {
         @Override
         public void recordDeviceCost(long cycles, long gmBytes) {
             task.recordDeviceCost(cycles, gmBytes);
+        }
+
+        @Override
+        public void recordDeviceCost(long cycles, long gmBytes, GmFootprint footprint) {
+            task.recordDeviceCost(cycles, gmBytes, footprint);
         }
 
         @Override
