@@ -1,7 +1,6 @@
 package dev.jpto.runtime;
 
 import dev.jpto.isa.Tensor;
-import dev.jpto.runtime.device.GmFootprint;
 
 /** What a running task sees: its arguments by index, and where it runs. Valid only during {@code execute}. */
 public interface TaskContext {
@@ -52,11 +51,12 @@ public interface TaskContext {
     }
 
     /**
-     * {@link #recordDeviceCost(long, long)} with the GM lines the body touched, for the device model's L2. For jpto's
-     * own kernel executor (the footprint's package is exported to jpto's modules only).
+     * {@link #recordDeviceCost(long, long)} with the GM lines the body touched, for the device model's L2: the
+     * sorted distinct line keys its loads read and its stores wrote, and the bytes of those loads (the parts of
+     * {@code dev.jpto.runtime.device.GmFootprint}, passed apart so that this API does not depend on the model).
      */
-    @SuppressWarnings("exports")
-    default void recordDeviceCost(long cycles, long gmBytes, GmFootprint footprint) {
+    default void recordDeviceCost(long cycles, long gmBytes, long[] readLines, long[] writtenLines,
+                                  long trackedReadBytes) {
         recordDeviceCost(cycles, gmBytes);
     }
 

@@ -19,7 +19,6 @@ import dev.jpto.runtime.Scope;
 import dev.jpto.runtime.ScopeKind;
 import dev.jpto.runtime.TaskBody;
 import dev.jpto.runtime.TaskContext;
-import dev.jpto.runtime.device.GmFootprint;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -230,8 +229,9 @@ public final class ProgramInterpreter implements Orchestration {
         }
 
         @Override
-        public void recordDeviceCost(long cycles, long gmBytes, GmFootprint footprint) {
-            task.recordDeviceCost(cycles, gmBytes, footprint);
+        public void recordDeviceCost(long cycles, long gmBytes, long[] readLines, long[] writtenLines,
+                                     long trackedReadBytes) {
+            task.recordDeviceCost(cycles, gmBytes, readLines, writtenLines, trackedReadBytes);
         }
 
         @Override

@@ -385,9 +385,13 @@ public final class SchedulerThread implements Runnable {
         }
 
         @Override
-        public void recordDeviceCost(long cycles, long gmBytes, GmFootprint footprint) {
+        public void recordDeviceCost(long cycles, long gmBytes, long[] readLines, long[] writtenLines,
+                                     long trackedReadBytes) {
             recordDeviceCost(cycles, gmBytes);
-            this.deviceFootprint = GmFootprint.union(deviceFootprint, footprint);
+            if (readLines.length > 0 || writtenLines.length > 0) {
+                this.deviceFootprint = GmFootprint.union(deviceFootprint,
+                        new GmFootprint(readLines, writtenLines, trackedReadBytes));
+            }
         }
 
         @Override
