@@ -11,6 +11,7 @@ import java.util.Arrays;
 public record GmFootprint(long[] readLines, long[] writtenLines, long trackedReadBytes) {
     /** The line the L2 model caches (**assumption**, see docs/device-model.md). */
     public static final int LINE_BYTES = 512;
+    private static final int LINE_SHIFT = Integer.numberOfTrailingZeros(LINE_BYTES);
     /** Nothing tracked: every byte of the task is an HBM byte. */
     public static final GmFootprint NONE = new GmFootprint(new long[0], new long[0], 0);
 
@@ -60,11 +61,15 @@ public record GmFootprint(long[] readLines, long[] writtenLines, long trackedRea
             if (bytes <= 0) {
                 return;
             }
-            for (long line = offset / LINE_BYTES; line <= (offset + bytes - 1) / LINE_BYTES; line++) {
+            for (long line = offset >> LINE_SHIFT, last = (offset + bytes - 1) >> LINE_SHIFT; line <= last; line++) {
+                long key = base + line;
+                if (size > 0 && keys[size - 1] == key) {
+                    continue; // the next row's segment in the same line: common, and cheap to drop here
+                }
                 if (size == keys.length) {
                     keys = Arrays.copyOf(keys, 2 * size);
                 }
-                keys[size++] = base + line;
+                keys[size++] = key;
             }
         }
 
@@ -80,7 +85,13 @@ public record GmFootprint(long[] readLines, long[] writtenLines, long trackedRea
 
         static long[] sortedDistinct(long[] keys, int n) {
             long[] s = Arrays.copyOf(keys, n);
-            Arrays.sort(s);
+            boolean sorted = true; // a streaming kernel adds its lines in order: no sort needed
+            for (int i = 1; i < n && sorted; i++) {
+                sorted = s[i - 1] <= s[i];
+            }
+            if (!sorted) {
+                Arrays.sort(s);
+            }
             int k = 0;
             for (int i = 0; i < n; i++) {
                 if (k == 0 || s[i] != s[k - 1]) {

@@ -88,18 +88,27 @@ public final class KernelCostRecorder implements KernelExecutor.OpListener {
         if (op instanceof TileOp.Store s) {
             tensorStored[s.tensor()] = Math.max(tensorStored[s.tensor()], ready);
             bytesWritten += c.gmBytes();
-            Tile src = tiles[s.src()];
-            addLines(writtenLines, tensors[s.tensor()], s.offsets(), src.validRows(), src.validCols(), registers);
+            trackStore(s, tiles, tensors, registers);
         } else {
             bytesRead += c.gmBytes();
             if (op instanceof TileOp.Load l) {
-                trackedReadBytes += c.gmBytes();
-                addLines(readLines, tensors[l.tensor()], l.offsets(), l.validRows().eval(registers),
-                        l.validCols().eval(registers), registers);
+                trackLoad(l, tensors, registers, c.gmBytes());
             }
         }
         end = Math.max(end, ready);
         ops++;
+    }
+
+    // kept out of beforeOp so that it stays small enough for the JIT to inline
+    private void trackStore(TileOp.Store s, Tile[] tiles, Tensor[] tensors, double[] registers) {
+        Tile src = tiles[s.src()];
+        addLines(writtenLines, tensors[s.tensor()], s.offsets(), src.validRows(), src.validCols(), registers);
+    }
+
+    private void trackLoad(TileOp.Load l, Tensor[] tensors, double[] registers, long bytes) {
+        trackedReadBytes += bytes;
+        addLines(readLines, tensors[l.tensor()], l.offsets(), l.validRows().eval(registers),
+                l.validCols().eval(registers), registers);
     }
 
     /**
@@ -118,6 +127,10 @@ public final class KernelCostRecorder implements KernelExecutor.OpListener {
         }
         int size = t.dtype().byteSize();
         long rowSpan = ((cols - 1) * t.stride(rank - 1) + 1) * size;
+        if (t.stride(rank - 2) * size == rowSpan) { // whole rows back to back: one range
+            lines.addRange(t.bufferAddress(), first * size, rows * rowSpan);
+            return;
+        }
         for (long r = 0; r < rows; r++) {
             lines.addRange(t.bufferAddress(), (first + r * t.stride(rank - 2)) * size, rowSpan);
         }
