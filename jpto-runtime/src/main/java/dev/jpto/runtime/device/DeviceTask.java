@@ -2,6 +2,7 @@ package dev.jpto.runtime.device;
 
 import dev.jpto.runtime.CoreType;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A task of the replayed graph: its id and kernel, the core type it runs on, its device cost (one block's cycles and
@@ -13,7 +14,7 @@ public record DeviceTask(long id, String kernel, CoreType coreType, long cycles,
                          int blocks, GmFootprint footprint) {
     public DeviceTask {
         preds = List.copyOf(preds);
-        java.util.Objects.requireNonNull(footprint, "footprint");
+        Objects.requireNonNull(footprint, "footprint");
         if (cycles < 0 || gmBytes < 0) {
             throw new IllegalArgumentException("task " + id + " (" + kernel + "): cycles and gmBytes must be >= 0, got "
                     + cycles + " and " + gmBytes);
