@@ -50,6 +50,16 @@ public interface TaskContext {
     default void recordDeviceCost(long cycles, long gmBytes) {
     }
 
+    /**
+     * {@link #recordDeviceCost(long, long)} with the GM lines the body touched, for the device model's L2: the
+     * sorted distinct line keys its loads read and its stores wrote, and the bytes of those loads (the parts of
+     * {@code dev.jpto.runtime.device.GmFootprint}, passed apart so that this API does not depend on the model).
+     */
+    default void recordDeviceCost(long cycles, long gmBytes, long[] readLines, long[] writtenLines,
+                                  long trackedReadBytes) {
+        recordDeviceCost(cycles, gmBytes);
+    }
+
     /** The platform of the chip the task runs on. */
     default Platform platform() {
         throw new UnsupportedOperationException("this TaskContext does not know its platform");

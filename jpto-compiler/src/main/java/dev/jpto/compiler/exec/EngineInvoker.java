@@ -9,6 +9,7 @@ import dev.jpto.isa.kernel.KernelExecutor;
 import dev.jpto.runtime.CoreType;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.TaskContext;
+import dev.jpto.runtime.device.GmFootprint;
 import dev.jpto.runtime.device.HardwareSpec;
 import dev.jpto.runtime.device.KernelCostRecorder;
 import dev.jpto.runtime.device.TaskCost;
@@ -102,7 +103,8 @@ public final class EngineInvoker implements KernelInvoker {
             ExecStats stats = w.executor.execute(kernel, tensors, scalars, cost);
             task.recordWork(stats.flops(), stats.bytesLoaded(), stats.bytesStored()); // enable_pmu counters
             TaskCost c = cost.finish();
-            task.recordDeviceCost(c.cycles(), c.gmBytes()); // the run's estimated device time
+            GmFootprint f = c.footprint(); // the run's estimated device time, with the lines for the L2
+            task.recordDeviceCost(c.cycles(), c.gmBytes(), f.readLines(), f.writtenLines(), f.trackedReadBytes());
         } finally {
             cost.finish(); // after a failure: the next task starts from a clean recorder
             java.util.Arrays.fill(tensors, null);

@@ -248,6 +248,12 @@ public final class ProgramInterpreter implements Orchestration {
         }
 
         @Override
+        public void recordDeviceCost(long cycles, long gmBytes, long[] readLines, long[] writtenLines,
+                                     long trackedReadBytes) {
+            task.recordDeviceCost(cycles, gmBytes, readLines, writtenLines, trackedReadBytes);
+        }
+
+        @Override
         public Platform platform() {
             return task.platform();
         }

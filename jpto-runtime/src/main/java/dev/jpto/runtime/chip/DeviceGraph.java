@@ -1,9 +1,11 @@
 package dev.jpto.runtime.chip;
 
 import dev.jpto.runtime.device.DeviceTask;
+import dev.jpto.runtime.device.GmFootprint;
 import dev.jpto.runtime.orch.SubmitLog;
 import dev.jpto.runtime.sched.CostLog;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,12 +27,15 @@ final class DeviceGraph {
         }
         long[] cycles = new long[n];
         long[] gmBytes = new long[n];
+        GmFootprint[] footprints = new GmFootprint[n];
+        Arrays.fill(footprints, GmFootprint.NONE);
         for (CostLog c : costs) {
             for (int k = 0; k < c.size(); k++) {
                 Integer i = index.get(c.taskId(k));
                 if (i != null) { // one entry per block and lane: a block's cycles, every block's bytes
                     cycles[i] = Math.max(cycles[i], c.cycles(k));
                     gmBytes[i] += c.gmBytes(k);
+                    footprints[i] = GmFootprint.union(footprints[i], c.footprint(k));
                 }
             }
         }
@@ -44,7 +49,7 @@ final class DeviceGraph {
                 }
             }
             tasks.add(new DeviceTask(log.id(i), log.kernel(i), log.coreType(i), cycles[i], gmBytes[i], preds,
-                    log.blocks(i)));
+                    log.blocks(i), footprints[i]));
         }
         return tasks;
     }

@@ -25,7 +25,8 @@ import java.util.TreeSet;
  *     lowest index first.</li>
  * </ul>
  * Not modelled: back-pressure (the ring sizes never stall the orchestrator), the scheduler threads' own contention,
- * and bandwidth shared between cores (only as the whole-run GM floor of {@link DeviceTimeline#devicePs}).
+ * and bandwidth shared between cores (only as the whole-run GM floor of {@link DeviceTimeline#devicePs}: the HBM bytes
+ * that miss the {@link L2Cache} at the HBM bandwidth, all GM bytes at the L2's).
  */
 public final class DeviceReplay {
     private DeviceReplay() {
@@ -138,7 +139,12 @@ public final class DeviceReplay {
             }
         }
         CriticalPath cp = criticalPath(tasks, preds, costPs, dispatchPs + completionPs);
-        return new DeviceTimeline(runs, makespan, spec.chipTransferPs(gmBytes), cp.ids, cp.lengthPs);
+        long hbmBytes = gmBytes;
+        for (long hit : L2Cache.hitBytes(spec, tasks)) {
+            hbmBytes -= hit;
+        }
+        long gmFloor = Math.max(spec.chipTransferPs(hbmBytes), spec.l2TransferPs(gmBytes));
+        return new DeviceTimeline(runs, makespan, gmFloor, gmBytes, hbmBytes, cp.ids, cp.lengthPs);
     }
 
     private record CriticalPath(List<Long> ids, long lengthPs) {

@@ -18,7 +18,7 @@ import java.util.Map;
  * (open in ui.perfetto.dev), laid out like the host swimlane {@code chip_swimlane.json}.
  *
  * <pre>
- * {"displayTimeUnit": "ns", "traceEvents": [...]}, timestamps in microseconds of device time
+ * {"displayTimeUnit": "ns", "traceEvents": [...], "otherData": {...}}, timestamps in microseconds of device time
  *   pid 1 = the chip; tid 0 = orchestrator, tid 1 + c = AIC core c, tid 1 + #AIC + c = AIV core c
  *   M  process_name / thread_name / thread_sort_index
  *   X  one per block on its core's track: name = kernel; args task_id (hex), task_id_raw, block, ready_us,
@@ -26,6 +26,8 @@ import java.util.Map;
  *      one per submit on the orchestrator track: "submit &lt;kernel&gt;"
  *   s/f one flow per distinct (pred, succ) edge, from the producer's last-ending block to the consumer's first,
  *      each end at the middle of its slice (bp "e")
+ *   otherData: device_us, makespan_us, gm_floor_us, gm_bytes (all the tasks moved), hbm_bytes (the part that
+ *      missed the L2)
  * </pre>
  */
 public final class DeviceSwimlaneWriter {
@@ -91,6 +93,14 @@ public final class DeviceSwimlaneWriter {
             }
         }
         g.writeEndArray();
+        // the run's totals (Perfetto shows otherData as trace metadata)
+        g.writeObjectFieldStart("otherData");
+        g.writeNumberField("device_us", tl.deviceMicros());
+        g.writeNumberField("makespan_us", micros(tl.makespanPs()));
+        g.writeNumberField("gm_floor_us", micros(tl.gmFloorPs()));
+        g.writeNumberField("gm_bytes", tl.gmBytes());
+        g.writeNumberField("hbm_bytes", tl.hbmBytes());
+        g.writeEndObject();
         g.writeEndObject();
     }
 

@@ -4,12 +4,13 @@ import java.util.List;
 
 /**
  * The result of a {@link DeviceReplay}: every block's run (in dispatch order), the makespan (first submit to the
- * last completion), the GM floor (all tasks' GM bytes at the chip's total bandwidth), and the critical path: the
- * longest dependency chain, each task counted with its dispatch, kernel and completion costs, which no number of
- * cores can beat.
+ * last completion), the GM floor (the larger of the HBM bytes at the HBM bandwidth and all GM bytes at the L2's),
+ * the GM bytes the tasks moved and the part of them that went to HBM (the rest hit the L2), and the critical path:
+ * the longest dependency chain, each task counted with its dispatch, kernel and completion costs, which no number
+ * of cores can beat.
  */
-public record DeviceTimeline(List<BlockRun> runs, long makespanPs, long gmFloorPs, List<Long> criticalPath,
-                             long criticalPathPs) {
+public record DeviceTimeline(List<BlockRun> runs, long makespanPs, long gmFloorPs, long gmBytes, long hbmBytes,
+                             List<Long> criticalPath, long criticalPathPs) {
     public DeviceTimeline {
         runs = List.copyOf(runs);
         criticalPath = List.copyOf(criticalPath);

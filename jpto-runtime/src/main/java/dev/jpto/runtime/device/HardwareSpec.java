@@ -62,10 +62,13 @@ public record HardwareSpec(Platform platform, String chipClass, int clockMhz, Cu
 
     /**
      * Global memory. Per-core DMA rates in GiB/s by path (GM→UB for AIV loads, GM→L1 for AIC loads, UB→GM for AIV
-     * stores, L0C→GM through the fixpipe for AIC stores); {@code chipGBps} is the chip's total (10⁹ B/s).
+     * stores, L0C→GM through the fixpipe for AIC stores); {@code chipGBps} is the HBM's total (10⁹ B/s). Between
+     * the cores and HBM sits an L2 cache of {@code l2Bytes} that serves all cores together at {@code l2ChipGBps}
+     * ({@link L2Cache}).
      */
     public record MemoryRates(double chipGBps, double gmToUbGiBps, double gmToL1GiBps, double ubToGmGiBps,
-                              double l0cToGmGiBps, int loadLatencyCycles, int storeLatencyCycles) {
+                              double l0cToGmGiBps, int loadLatencyCycles, int storeLatencyCycles, long l2Bytes,
+                              double l2ChipGBps) {
     }
 
     /** On-chip buffer capacities in bytes: UB per AIV core; L1, L0A, L0B, L0C per AIC core. */
@@ -93,7 +96,9 @@ public record HardwareSpec(Platform platform, String chipClass, int clockMhz, Cu
     private static HardwareSpec a2a3(Platform p) {
         CubeRates cube = new CubeRates(6, new CubeRate(16, 1), new CubeRate(8, 2), new CubeRate(32, 1), null);
         VectorRates vector = new VectorRates(40, 256, 128, 32, 12.8, 7);
-        MemoryRates memory = new MemoryRates(1600, 100.9, 135.0, 188.46, 70.0, 200, 200);
+        // L2: 192 MiB (CANN Ascend910B2C.ini l2_size); 110 B/cycle per core (its l2_rate) × 24 cores × clock
+        MemoryRates memory = new MemoryRates(1600, 100.9, 135.0, 188.46, 70.0, 200, 200, 192L << 20,
+                110 * 24 * 1.85);
         Buffers buffers = new Buffers(192 << 10, 512 << 10, 64 << 10, 64 << 10, 128 << 10);
         return new HardwareSpec(p, "Ascend 910B-class (a2a3)", 1850, cube, vector, memory, buffers,
                 new RuntimeCosts(874, 300, 600), 1);
@@ -103,7 +108,10 @@ public record HardwareSpec(Platform platform, String chipClass, int clockMhz, Cu
         CubeRates cube = new CubeRates(6, new CubeRate(16, 1), new CubeRate(8, 2), new CubeRate(32, 1),
                 new CubeRate(32, 1));
         VectorRates vector = new VectorRates(55, 256 / 1.0589, 256 / 1.2470, 64 / 1.9671, 64 / 1.9081, 7);
-        MemoryRates memory = new MemoryRates(1600, 100.9, 135.0, 188.46, 70.0, 200, 200);
+        // L2: 112 MiB (CANN Ascend950PR_957bx.ini, a 28-core part; assumed for the 36-core one); 100 B/cycle per
+        // core (its l2_rate) × 36 cores × clock
+        MemoryRates memory = new MemoryRates(1600, 100.9, 135.0, 188.46, 70.0, 200, 200, 112L << 20,
+                100 * 36 * 1.7);
         Buffers buffers = new Buffers(256 << 10, 512 << 10, 64 << 10, 64 << 10, 256 << 10);
         return new HardwareSpec(p, "Ascend 950PR-class (a5)", 1700, cube, vector, memory, buffers,
                 new RuntimeCosts(874, 300, 600), 1);
@@ -136,9 +144,14 @@ public record HardwareSpec(Platform platform, String chipClass, int clockMhz, Cu
         return Math.ceilDiv(Math.multiplyExact(cycles, 1_000_000L), clockMhz);
     }
 
-    /** Picoseconds to move {@code bytes} at the chip's total GM bandwidth, rounded up. */
+    /** Picoseconds to move {@code bytes} at the chip's total HBM bandwidth, rounded up. */
     public long chipTransferPs(long bytes) {
         return (long) Math.ceil(bytes * 1000.0 / memory.chipGBps());
+    }
+
+    /** Picoseconds to move {@code bytes} through the L2 at its total bandwidth, rounded up. */
+    public long l2TransferPs(long bytes) {
+        return (long) Math.ceil(bytes * 1000.0 / memory.l2ChipGBps());
     }
 
     /**

@@ -3,9 +3,11 @@ package dev.jpto.runtime.device;
 import dev.jpto.isa.Tensor;
 import dev.jpto.isa.Tile;
 import dev.jpto.isa.kernel.KernelExecutor;
+import dev.jpto.isa.op.Idx;
 import dev.jpto.isa.op.TileOp;
 import dev.jpto.runtime.CoreType;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Estimates the device time of kernel executions on one core type: pass it to
@@ -33,6 +35,10 @@ public final class KernelCostRecorder implements KernelExecutor.OpListener {
     private long bytesRead;
     private long bytesWritten;
     private long ops;
+    /** The GM lines this task's loads read and its stores wrote, and the bytes of those loads (the L2 model). */
+    private final GmFootprint.Lines readLines = new GmFootprint.Lines();
+    private final GmFootprint.Lines writtenLines = new GmFootprint.Lines();
+    private long trackedReadBytes;
     /** Per tile: when its last write is ready, and when its last reader stops reading it. */
     private long[] tileReady = new long[0];
     private long[] tileReadDone = new long[0];
@@ -82,19 +88,64 @@ public final class KernelCostRecorder implements KernelExecutor.OpListener {
         if (op instanceof TileOp.Store s) {
             tensorStored[s.tensor()] = Math.max(tensorStored[s.tensor()], ready);
             bytesWritten += c.gmBytes();
+            trackStore(s, tiles, tensors, registers);
         } else {
             bytesRead += c.gmBytes();
+            if (op instanceof TileOp.Load l) {
+                trackLoad(l, tensors, registers, c.gmBytes());
+            }
         }
         end = Math.max(end, ready);
         ops++;
     }
 
+    // kept out of beforeOp so that it stays small enough for the JIT to inline
+    private void trackStore(TileOp.Store s, Tile[] tiles, Tensor[] tensors, double[] registers) {
+        Tile src = tiles[s.src()];
+        addLines(writtenLines, tensors[s.tensor()], s.offsets(), src.validRows(), src.validCols(), registers);
+    }
+
+    private void trackLoad(TileOp.Load l, Tensor[] tensors, double[] registers, long bytes) {
+        trackedReadBytes += bytes;
+        addLines(readLines, tensors[l.tensor()], l.offsets(), l.validRows().eval(registers),
+                l.validCols().eval(registers), registers);
+    }
+
+    /**
+     * Records the GM lines of a {@code rows × cols} region of {@code t} at {@code offsets} (one per dimension; the
+     * region spans the last two), row by row. Computed without bounds checks: the executor reports a bad region.
+     */
+    private static void addLines(GmFootprint.Lines lines, Tensor t, List<Idx> offsets, long rows, long cols,
+                                 double[] registers) {
+        int rank = t.rank();
+        if (rank < 2 || offsets.size() != rank || rows <= 0 || cols <= 0) {
+            return;
+        }
+        long first = t.offset();
+        for (int d = 0; d < rank; d++) {
+            first += offsets.get(d).eval(registers) * t.stride(d);
+        }
+        int size = t.dtype().byteSize();
+        long rowSpan = ((cols - 1) * t.stride(rank - 1) + 1) * size;
+        if (t.stride(rank - 2) * size == rowSpan) { // whole rows back to back: one range
+            lines.addRange(t.bufferAddress(), first * size, rows * rowSpan);
+            return;
+        }
+        for (long r = 0; r < rows; r++) {
+            lines.addRange(t.bufferAddress(), (first + r * t.stride(rank - 2)) * size, rowSpan);
+        }
+    }
+
     /** The cost of the ops seen since the last {@code finish()} (or since creation), and a reset for the next. */
     public TaskCost finish() {
+        GmFootprint footprint = trackedReadBytes == 0 && bytesWritten == 0 ? GmFootprint.NONE
+                : new GmFootprint(readLines.done(), writtenLines.done(), trackedReadBytes);
+        readLines.clear();
+        writtenLines.clear();
         TaskCost cost = new TaskCost(end, pipeBusy[Pipe.MTE_IN.ordinal()], pipeBusy[Pipe.CUBE.ordinal()],
                 pipeBusy[Pipe.VECTOR.ordinal()], pipeBusy[Pipe.MTE_OUT.ordinal()], pipeBusy[Pipe.SCALAR.ordinal()],
-                bytesRead, bytesWritten, ops);
-        issuedAt = end = bytesRead = bytesWritten = ops = 0;
+                bytesRead, bytesWritten, ops, footprint);
+        issuedAt = end = bytesRead = bytesWritten = ops = trackedReadBytes = 0;
         Arrays.fill(pipeFree, 0);
         Arrays.fill(pipeBusy, 0);
         Arrays.fill(tileReady, 0);

@@ -9,6 +9,7 @@ import dev.jpto.runtime.MixedKernels;
 import dev.jpto.runtime.Platform;
 import dev.jpto.runtime.TaskBody;
 import dev.jpto.runtime.TaskContext;
+import dev.jpto.runtime.device.GmFootprint;
 import dev.jpto.runtime.dfx.TaskEvents;
 import dev.jpto.runtime.ring.Ring;
 import java.util.concurrent.locks.LockSupport;
@@ -240,7 +241,7 @@ public final class SchedulerThread implements Runnable {
         }
         engine.setRunning(index, -1, -1);
         if (ctx.deviceCycles >= 0) {
-            costLog.add(raw, ctx.deviceCycles, ctx.deviceGmBytes);
+            costLog.add(raw, ctx.deviceCycles, ctx.deviceGmBytes, ctx.deviceFootprint);
         }
         return true;
     }
@@ -278,6 +279,7 @@ public final class SchedulerThread implements Runnable {
         /** The device cost the body reported, or -1 (none: the task costs only the runtime's overheads). */
         long deviceCycles;
         long deviceGmBytes;
+        GmFootprint deviceFootprint = GmFootprint.NONE;
         Platform platform;
         int block;
         int blocks = 1;
@@ -290,6 +292,7 @@ public final class SchedulerThread implements Runnable {
             this.bytesWritten = 0;
             this.deviceCycles = -1;
             this.deviceGmBytes = 0;
+            this.deviceFootprint = GmFootprint.NONE;
             this.ring = ring;
             this.slot = slot;
             this.type = type;
@@ -379,6 +382,16 @@ public final class SchedulerThread implements Runnable {
         public void recordDeviceCost(long cycles, long gmBytes) {
             this.deviceCycles = Math.max(0, this.deviceCycles) + cycles;
             this.deviceGmBytes += gmBytes;
+        }
+
+        @Override
+        public void recordDeviceCost(long cycles, long gmBytes, long[] readLines, long[] writtenLines,
+                                     long trackedReadBytes) {
+            recordDeviceCost(cycles, gmBytes);
+            if (readLines.length > 0 || writtenLines.length > 0) {
+                this.deviceFootprint = GmFootprint.union(deviceFootprint,
+                        new GmFootprint(readLines, writtenLines, trackedReadBytes));
+            }
         }
 
         @Override

@@ -108,6 +108,51 @@ class DeviceReplayTest {
         assertThat(tl.devicePs()).isEqualTo(10_000_000);
     }
 
+    private static long[] lines(long from, long count) {
+        return java.util.stream.LongStream.range(from, from + count).toArray();
+    }
+
+    private static DeviceTask reader(long id, long[] lines) {
+        long bytes = (long) lines.length * GmFootprint.LINE_BYTES;
+        return new DeviceTask(id, "read", CoreType.AIV, 1000, bytes, List.of(), 1,
+                new GmFootprint(lines, new long[0], bytes));
+    }
+
+    @Test
+    void dataReReadWithinTheL2IsNotChargedAtHbmBandwidth() {
+        // two tasks read the same 8 MiB (16384 lines): the first from HBM, the second from L2 (192 MiB)
+        long n = 16_384;
+        DeviceTimeline tl = DeviceReplay.replay(spec(0, 100, 50), List.of(reader(1, lines(0, n)),
+                reader(2, lines(0, n))));
+        long bytes = n * GmFootprint.LINE_BYTES;
+        assertThat(tl.gmBytes()).isEqualTo(2 * bytes);
+        assertThat(tl.hbmBytes()).isEqualTo(bytes);
+        // floor: 8 MiB at 1600 GB/s = 5242.88 ns, above 16 MiB at the L2's 4884 GB/s = 3435.1 ns
+        assertThat(tl.gmFloorPs()).isEqualTo(5_242_880);
+    }
+
+    @Test
+    void dataEvictedFromTheL2IsReadFromHbmAgain() {
+        // a5's L2 holds 112 MiB = 229376 lines; task 2 reads that many other lines, evicting the oldest two, task 1's
+        HardwareSpec a5 = HardwareSpec.of(Platform.A5SIM);
+        long cap = a5.memory().l2Bytes() / GmFootprint.LINE_BYTES;
+        assertThat(cap).isEqualTo(229_376);
+        DeviceTimeline tl = DeviceReplay.replay(a5, List.of(reader(1, lines(0, 2)), reader(2, lines(10, cap)),
+                reader(3, lines(0, 2))));
+        // so task 3 reads both from HBM again; with two lines fewer in task 2 they stay and both hit
+        assertThat(tl.gmBytes() - tl.hbmBytes()).isZero();
+        DeviceTimeline kept = DeviceReplay.replay(a5, List.of(reader(1, lines(0, 2)), reader(2, lines(10, cap - 2)),
+                reader(3, lines(0, 2))));
+        assertThat(kept.gmBytes() - kept.hbmBytes()).isEqualTo(2 * GmFootprint.LINE_BYTES);
+    }
+
+    @Test
+    void aTaskWithoutFootprintIsAllHbm() {
+        List<DeviceTask> g = List.of(new DeviceTask(1, "s", CoreType.AIV, 1000, 4096, List.of(), 1),
+                new DeviceTask(2, "s", CoreType.AIV, 1000, 4096, List.of(), 1));
+        assertThat(DeviceReplay.replay(spec(0, 100, 50), g).hbmBytes()).isEqualTo(8192);
+    }
+
     @Test
     void theSameGraphGivesTheSameTimeline() {
         List<DeviceTask> g = new ArrayList<>();

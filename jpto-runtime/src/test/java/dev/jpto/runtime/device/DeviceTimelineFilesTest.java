@@ -1,6 +1,7 @@
 package dev.jpto.runtime.device;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,6 +69,10 @@ class DeviceTimelineFilesTest {
         assertThat(submits).extracting(e -> e.get("tid").asInt()).containsOnly(0);
         assertThat(submits).extracting(e -> e.get("ts").asDouble()).containsExactly(0.0, 0.874);
         assertThat(events(root, "s")).hasSize(1); // the duplicated edge is one flow
+        // consumer done at 2.174 + 0.6 + 0.3 + 2 + 0.6; no GM bytes
+        assertThat(root.get("otherData").get("device_us").asDouble()).isCloseTo(5.674, within(1e-9));
+        assertThat(root.get("otherData").get("gm_bytes").asLong()).isZero();
+        assertThat(root.get("otherData").get("hbm_bytes").asLong()).isZero();
         assertThat(events(root, "f").getFirst().get("bp").asText()).isEqualTo("e");
         assertThat(events(root, "M").stream().filter(e -> e.get("name").asText().equals("thread_name")))
                 .hasSize(1 + 24 + 48);
