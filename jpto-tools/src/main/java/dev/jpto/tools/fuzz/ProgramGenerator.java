@@ -533,12 +533,16 @@ public final class ProgramGenerator {
         if (args.isEmpty()) {
             return null;
         }
+        boolean mixed = rnd.nextBounded(2) == 0;
         if (rnd.nextBounded(2) == 0) {
             args.add(new SubmitArg.FloatArg(rnd.nextBounded(7) - 3.0));
         }
+        if (mixed && rnd.nextBounded(2) == 0) { // a lane-dependent scalar: 1 in the cube and vector-0 lanes, 2 in 1
+            args.add(new SubmitArg.IndexArg(Affine.var(Stmt.Submit.SUB_BLOCK_IDX).plus(1)));
+        }
         args.add(new SubmitArg.IndexArg(Affine.var(Stmt.Submit.BLOCK_IDX).times(band)));
         boolean sync = rnd.nextBounded(3) == 0; // at most 4 blocks: every platform starts them together
-        if (rnd.nextBounded(2) == 0) {
+        if (!mixed) {
             CoreType core = rnd.nextBounded(4) == 0 ? CoreType.AIC : CoreType.AIV;
             Kernel k = kernel("k" + kernels.size(), args, band, cols, true).build(core);
             return new Candidate(new Stmt.Submit(k.name(), core, args, blocks, null, List.of(), sync, null), k);
@@ -557,9 +561,9 @@ public final class ProgramGenerator {
             laneKernels.add(k);
             cores.add(core);
         }
-        Stmt.Submit mixed = Stmt.Submit.mixed(new MixedLanes(lanes[0], lanes[1], lanes[2]), args, blocks, null,
+        Stmt.Submit stmt = Stmt.Submit.mixed(new MixedLanes(lanes[0], lanes[1], lanes[2]), args, blocks, null,
                 List.of(), sync);
-        return new Candidate(mixed, laneKernels, cores);
+        return new Candidate(stmt, laneKernels, cores);
     }
 
     /** A {@code rows × cols} view of a visible tensor with a direction that suits it; null if none fits. */

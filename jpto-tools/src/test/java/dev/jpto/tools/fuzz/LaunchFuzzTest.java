@@ -39,6 +39,7 @@ class LaunchFuzzTest {
         int mixed = 0;
         int sync = 0;
         int allLanes = 0;
+        int laneScalars = 0;
         for (long seed = 0; seed < 200; seed++) {
             Program p = ProgramGenerator.generate(seed).program();
             for (Stmt.Submit sub : submits(p.body())) {
@@ -46,12 +47,15 @@ class LaunchFuzzTest {
                 mixed += sub.mixed() != null ? 1 : 0;
                 sync += sub.requireSyncStart() ? 1 : 0;
                 allLanes += sub.mixed() != null && sub.mixed().activeMask() == 7 ? 1 : 0;
+                laneScalars += sub.args().stream().anyMatch(a -> a.toString().contains(Stmt.Submit.SUB_BLOCK_IDX))
+                        ? 1 : 0;
             }
         }
         assertThat(spmd).isGreaterThan(20);
         assertThat(mixed).isGreaterThan(20);
         assertThat(sync).isGreaterThan(10);
         assertThat(allLanes).isGreaterThan(2);
+        assertThat(laneScalars).isGreaterThan(5);
     }
 
     @Test
