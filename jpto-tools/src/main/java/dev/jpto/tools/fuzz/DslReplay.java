@@ -60,10 +60,24 @@ final class DslReplay {
                 case Stmt.Alloc a -> vars.put(a.tensor().name(),
                         o.alloc(a.tensor().name(), a.tensor().dtype(), a.tensor().shape()));
                 case Stmt.Read r -> o.read(r.var(), view(r.element()), r.max());
-                case Stmt.Submit sub -> o.submit(new SubmitOptions(sub.blockNum(), sub.label(), sub.after()),
-                        kernels.get(sub.kernel()), sub.args().stream().map(this::arg).toArray(TaskArg[]::new));
+                case Stmt.Submit sub -> submit(o, sub);
             }
         }
+    }
+
+    private void submit(Orch o, Stmt.Submit sub) {
+        SubmitOptions options = new SubmitOptions(sub.blockNum(), sub.label(), sub.after(), sub.requireSyncStart());
+        TaskArg[] args = sub.args().stream().map(this::arg).toArray(TaskArg[]::new);
+        if (sub.mixed() == null) {
+            o.submit(options, kernels.get(sub.kernel()), args);
+        } else {
+            o.submitMixed(options, lane(sub, 0), lane(sub, 1), lane(sub, 2), args);
+        }
+    }
+
+    private KernelRef lane(Stmt.Submit sub, int lane) {
+        String name = sub.mixed().lane(lane);
+        return name == null ? null : kernels.get(name);
     }
 
     private TaskArg arg(SubmitArg a) {

@@ -176,10 +176,11 @@ public final class OrderingRules {
     private void submit(Stmt.Submit sub) {
         tasks++;
         maxScopeDepth = Math.max(maxScopeDepth, scopeDepth);
-        Kernel k = kernels.get(sub.kernel());
-        if (k == null) {
-            violation = "kernel '" + sub.kernel() + "' is not declared";
-            return;
+        for (String name : Lanes.kernels(sub)) {
+            if (!kernels.containsKey(name)) {
+                violation = "kernel '" + name + "' is not declared";
+                return;
+            }
         }
         String where = "task " + tasks + " (" + sub.kernel() + ")";
         List<Access> accesses = new ArrayList<>();
@@ -188,7 +189,7 @@ public final class OrderingRules {
                 continue;
             }
             directions.add(ta.direction());
-            TensorParam.Access access = k.tensors().get(i).access();
+            TensorParam.Access access = Lanes.access(sub, kernels, i);
             if (ta.direction() == Direction.OUTPUT) {
                 TensorDecl d = allocs.get(ta.tensor().root());
                 if (d == null) {

@@ -7,6 +7,7 @@ import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.ir.Affine;
+import dev.jpto.compiler.ir.MixedLanes;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.Stmt;
 import dev.jpto.compiler.ir.SubmitArg;
@@ -38,6 +39,9 @@ import java.util.List;
  * the sequential one whatever the scheduling; the finished program passes the compiler's {@link Verifier}.
  * Kernel values stay integers of magnitude at most {@value #CLAMP} (every step is clamped), so every result
  * is exact in fp32 and the chip must match the sequential reference bit for bit on any engine.
+ *
+ * <p>Some tasks are launches ({@link #launchCandidate}): SPMD tasks of 2 to 4 blocks and mixed tasks (a cube lane
+ * and up to two vector lanes per block), some with {@code require_sync_start}, each block on its own row band.
  *
  * <p>Some scopes that run once become manual scopes with explicit dependencies ({@link ManualScopes}). The
  * program is built through the DSL ({@link DslReplay}) from the IR drafted here.
@@ -407,30 +411,41 @@ public final class ProgramGenerator {
             if (c == null) {
                 continue;
             }
-            kernels.add(c.kernel);
+            kernels.addAll(c.kernels);
             Program p = snapshot(c.stmt);
             if (OrderingRules.keeps(p)) {
-                coreTypes.add(c.stmt.coreType());
+                coreTypes.addAll(c.cores);
                 frames.peek().stmts.add(c.stmt);
                 expanded += trips();
                 List<SubmitArg> args = c.stmt.args();
                 for (int i = 0; i < args.size(); i++) {
-                    if (args.get(i) instanceof SubmitArg.TensorArg ta
-                            && c.kernel.tensors().get(i).access() != TensorParam.Access.WRITE) {
+                    int param = i;
+                    if (args.get(i) instanceof SubmitArg.TensorArg ta && c.kernels.stream()
+                            .anyMatch(k -> k.tensors().get(param).access() != TensorParam.Access.WRITE)) {
                         readIntermediates.add(ta.tensor().root());
                     }
                 }
                 return true;
             }
-            kernels.removeLast();
+            kernels.subList(kernels.size() - c.kernels.size(), kernels.size()).clear();
         }
         return false;
     }
 
-    private record Candidate(Stmt.Submit stmt, Kernel kernel) {
+    /** A drafted task and its kernels (one, or a mixed task's lanes) with the core type of each. */
+    private record Candidate(Stmt.Submit stmt, List<Kernel> kernels, List<CoreType> cores) {
+        Candidate(Stmt.Submit stmt, Kernel kernel) {
+            this(stmt, List.of(kernel), List.of(stmt.coreType()));
+        }
     }
 
     private Candidate candidate(Forced forced) {
+        if (forced == null && rnd.nextBounded(5) == 0) {
+            Candidate launch = launchCandidate();
+            if (launch != null) {
+                return launch;
+            }
+        }
         List<Buf> bufs = visible();
         long rows;
         long cols;
@@ -475,17 +490,80 @@ public final class ProgramGenerator {
                 args.add(new SubmitArg.FloatArg(rnd.nextBounded(7) - 3.0));
             }
         }
-        KernelDraft draft = kernel("k" + kernels.size(), args, rows, cols);
+        KernelDraft draft = kernel("k" + kernels.size(), args, rows, cols, false);
         CoreType core = rnd.nextBounded(4) == 0 ? CoreType.AIC : CoreType.AIV;
         Kernel k = draft.build(core);
         return new Candidate(new Stmt.Submit(k.name(), core, args), k);
     }
 
     private Stmt.Submit submitOf(List<SubmitArg> args, long rows, long cols) {
-        Kernel k = kernel("k" + kernels.size(), args, rows, cols).build(CoreType.AIV);
+        Kernel k = kernel("k" + kernels.size(), args, rows, cols, false).build(CoreType.AIV);
         kernels.add(k);
         coreTypes.add(CoreType.AIV);
         return new Stmt.Submit(k.name(), CoreType.AIV, args);
+    }
+
+    /**
+     * A launch: {@code blocks} blocks, each working on its own band of {@code band} rows of every tensor argument
+     * (the kernels load and store at row {@code block_idx × band}, the last scalar argument), so blocks, which run
+     * in any order, never touch each other's elements; every argument names a different buffer, so no band of one
+     * argument aliases another's. Half the launches are mixed tasks whose active lanes each run their own kernel on
+     * the block's band, in lane order. Null when the visible tensors do not fit.
+     */
+    private Candidate launchCandidate() {
+        List<Buf> bufs = visible();
+        Buf shapeFrom = bufs.get((int) rnd.nextBounded(bufs.size()));
+        int blocks = 2 + (int) rnd.nextBounded(3);
+        if (shapeFrom.rows < blocks) {
+            return null;
+        }
+        long band = 1 + rnd.nextBounded(shapeFrom.rows / blocks);
+        long cols = rnd.nextBounded(2) == 0 ? shapeFrom.cols : 1 + rnd.nextBounded(shapeFrom.cols);
+        List<SubmitArg> args = new ArrayList<>();
+        java.util.Set<String> roots = new java.util.HashSet<>();
+        int nTensors = 1 + (int) rnd.nextBounded(3);
+        for (int attempt = 0; attempt < 2 * nTensors && args.size() < nTensors; attempt++) {
+            boolean write = args.isEmpty();
+            SubmitArg a = tensorArg(write ? bufs.stream().filter(b -> b.kind != Kind.INPUT).toList() : bufs,
+                    band * blocks, cols, write);
+            if (a instanceof SubmitArg.TensorArg ta && roots.add(ta.tensor().root())) {
+                args.add(a);
+            }
+        }
+        if (args.isEmpty()) {
+            return null;
+        }
+        boolean mixed = rnd.nextBounded(2) == 0;
+        if (rnd.nextBounded(2) == 0) {
+            args.add(new SubmitArg.FloatArg(rnd.nextBounded(7) - 3.0));
+        }
+        if (mixed && rnd.nextBounded(2) == 0) { // a lane-dependent scalar: 1 in the cube and vector-0 lanes, 2 in 1
+            args.add(new SubmitArg.IndexArg(Affine.var(Stmt.Submit.SUB_BLOCK_IDX).plus(1)));
+        }
+        args.add(new SubmitArg.IndexArg(Affine.var(Stmt.Submit.BLOCK_IDX).times(band)));
+        boolean sync = rnd.nextBounded(3) == 0; // at most 4 blocks: every platform starts them together
+        if (!mixed) {
+            CoreType core = rnd.nextBounded(4) == 0 ? CoreType.AIC : CoreType.AIV;
+            Kernel k = kernel("k" + kernels.size(), args, band, cols, true).build(core);
+            return new Candidate(new Stmt.Submit(k.name(), core, args, blocks, null, List.of(), sync, null), k);
+        }
+        String[] lanes = new String[3];
+        List<Kernel> laneKernels = new ArrayList<>();
+        List<CoreType> cores = new ArrayList<>();
+        int mask = 1 + (int) rnd.nextBounded(7); // bit 0 cube, bits 1 and 2 the vector lanes; at least one
+        for (int lane = 0; lane < 3; lane++) {
+            if ((mask >> lane & 1) == 0) {
+                continue;
+            }
+            CoreType core = lane == 0 ? CoreType.AIC : CoreType.AIV;
+            Kernel k = kernel("k" + (kernels.size() + laneKernels.size()), args, band, cols, true).build(core);
+            lanes[lane] = k.name();
+            laneKernels.add(k);
+            cores.add(core);
+        }
+        Stmt.Submit stmt = Stmt.Submit.mixed(new MixedLanes(lanes[0], lanes[1], lanes[2]), args, blocks, null,
+                List.of(), sync);
+        return new Candidate(stmt, laneKernels, cores);
     }
 
     /** A {@code rows × cols} view of a visible tensor with a direction that suits it; null if none fits. */
@@ -583,9 +661,10 @@ public final class ProgramGenerator {
     /**
      * A kernel for these arguments: tile shape {@code rows × cols}; reads fold into an accumulator with a
      * random elementwise op, an optional row reduction is broadcast back, scalar parameters are applied, and
-     * each written parameter gets the accumulator plus its own offset. Every step is clamped.
+     * each written parameter gets the accumulator plus its own offset. Every step is clamped. {@code banded}: the
+     * last scalar is the row where the kernel loads and stores (a launch's block band), else row 0.
      */
-    private KernelDraft kernel(String name, List<SubmitArg> args, long rows, long cols) {
+    private KernelDraft kernel(String name, List<SubmitArg> args, long rows, long cols, boolean banded) {
         KernelBuilder k = KernelBuilder.kernel(name);
         List<KTensor> reads = new ArrayList<>();
         List<KTensor> writes = new ArrayList<>();
@@ -613,13 +692,14 @@ public final class ProgramGenerator {
                 scalars.add(k.scalar("s" + i));
             }
         }
+        Object row = banded ? scalars.getLast() : 0;
         int r = Math.toIntExact(rows);
         int c = Math.toIntExact(cols);
         KTile acc = k.tile("acc", FP32, r, c);
         KTile tmp = k.tile("tmp", FP32, r, c);
         k.fill(acc, (double) (rnd.nextBounded(9) - 4));
         for (KTensor t : reads) {
-            k.load(tmp, t, 0, 0);
+            k.load(tmp, t, row, 0);
             k.binary(pickOp(), acc, acc, tmp);
             clamp(k, acc);
         }
@@ -639,7 +719,7 @@ public final class ProgramGenerator {
         }
         for (int w = 0; w < writes.size(); w++) {
             k.adds(tmp, acc, w + 1.0);
-            k.store(tmp, writes.get(w), 0, 0);
+            k.store(tmp, writes.get(w), row, 0);
         }
         return new KernelDraft(k, acc);
     }

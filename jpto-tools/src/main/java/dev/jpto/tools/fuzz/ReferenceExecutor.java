@@ -19,8 +19,9 @@ import java.util.Map;
  * Runs a program the plain way: statements in order on the calling thread, each task's kernel to completion on
  * the ISA's scalar reference engine before the next task starts, intermediates as fresh buffers. No chip, no
  * rings, no scheduler, no TensorMap: what it computes is the sequential meaning the chip must reproduce. A
- * multi-block task runs its blocks in order, each with {@code block_idx} bound to its index; scope kinds and
- * explicit dependencies change nothing here (program order already satisfies them).
+ * multi-block task runs its blocks in order, each with {@code block_idx} bound to its index; a mixed task runs, per
+ * block, its active lanes in lane order (cube, vector 0, vector 1, as the simulator does) with {@code sub_block_idx}
+ * 0, 0 and 1; scope kinds and explicit dependencies change nothing here (program order already satisfies them).
  */
 public final class ReferenceExecutor {
     private final Program program;
@@ -92,7 +93,7 @@ public final class ReferenceExecutor {
     }
 
     private void submit(Stmt.Submit sub) {
-        Kernel k = kernels.get(sub.kernel());
+        Kernel k = kernels.get(Lanes.kernels(sub).getFirst()); // the lanes of a mixed task share its parameters
         int nt = k.tensors().size();
         Tensor[] ts = new Tensor[nt];
         double[] scalars = new double[sub.args().size() - nt];
@@ -112,15 +113,23 @@ public final class ReferenceExecutor {
         vars.put(Stmt.Submit.BLOCK_NUM, (long) sub.blockNum());
         for (int block = 0; block < sub.blockNum(); block++) {
             vars.put(Stmt.Submit.BLOCK_IDX, (long) block);
-            for (int i = nt; i < sub.args().size(); i++) {
-                if (sub.args().get(i) instanceof SubmitArg.IndexArg ia) {
-                    scalars[i - nt] = ia.value().eval(vars);
+            for (int lane = 0; lane < 3; lane++) {
+                String name = sub.mixed() == null ? (lane == 0 ? sub.kernel() : null) : sub.mixed().lane(lane);
+                if (name == null) {
+                    continue;
                 }
+                vars.put(Stmt.Submit.SUB_BLOCK_IDX, lane == 2 ? 1L : 0L);
+                for (int i = nt; i < sub.args().size(); i++) {
+                    if (sub.args().get(i) instanceof SubmitArg.IndexArg ia) {
+                        scalars[i - nt] = ia.value().eval(vars);
+                    }
+                }
+                executor.execute(kernels.get(name), ts, scalars);
             }
-            executor.execute(k, ts, scalars);
         }
         vars.remove(Stmt.Submit.BLOCK_IDX);
         vars.remove(Stmt.Submit.BLOCK_NUM);
+        vars.remove(Stmt.Submit.SUB_BLOCK_IDX);
         tasks++;
     }
 

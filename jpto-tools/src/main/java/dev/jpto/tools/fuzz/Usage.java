@@ -45,15 +45,14 @@ final class Usage {
                 }
                 case Stmt.Submit sub -> {
                     if (submitted != null) {
-                        submitted.add(sub.kernel());
+                        submitted.addAll(Lanes.kernels(sub));
                     }
-                    Kernel k = kernels.get(sub.kernel());
-                    if (k == null) {
-                        continue;
-                    }
-                    for (int i = 0; i < sub.args().size() && i < k.tensors().size(); i++) {
+                    for (int i = 0; i < sub.args().size(); i++) {
                         if (sub.args().get(i) instanceof SubmitArg.TensorArg ta) {
-                            TensorParam.Access access = k.tensors().get(i).access();
+                            TensorParam.Access access = Lanes.access(sub, kernels, i);
+                            if (access == null) {
+                                continue;
+                            }
                             if (access != TensorParam.Access.WRITE) {
                                 read.add(ta.tensor().root());
                             }
