@@ -65,6 +65,8 @@ public final class Verifier {
     private final List<IrError> errors = new ArrayList<>();
     private final Deque<String> path = new ArrayDeque<>();
     private final Map<String, Interval> vars = new LinkedHashMap<>();
+    /** Block count of the submit being checked (0 outside one): its block variables' ranges ({@link BlockVars}). */
+    private long submitBlocks;
     private final Deque<Map<String, TensorState>> tensorScopes = new ArrayDeque<>();
     private final Map<String, Kernel> kernels = new HashMap<>();
     private final Set<String> validKernels = new HashSet<>();
@@ -340,6 +342,10 @@ public final class Verifier {
         long hi = e.constant();
         for (Affine.Term t : e.terms()) {
             Interval v = vars.get(t.var());
+            if (v == null && submitBlocks > 0 && BlockVars.is(t.var())) {
+                long[] iv = BlockVars.interval(t.var(), submitBlocks);
+                v = new Interval(iv[0], iv[1]);
+            }
             if (v == null) {
                 error(what + " '" + e + "' uses '" + t.var() + "', which is not an enclosing loop variable"
                         + (vars.isEmpty() ? "" : " (in scope: " + String.join(", ", vars.keySet()) + ")"));
@@ -354,6 +360,15 @@ public final class Verifier {
     }
 
     private void submit(Stmt.Submit sub) {
+        submitBlocks = Math.max(1, sub.blockNum());
+        try {
+            checkSubmit(sub);
+        } finally {
+            submitBlocks = 0;
+        }
+    }
+
+    private void checkSubmit(Stmt.Submit sub) {
         submitCount++;
         path.addLast("submit #" + submitCount + " " + sub.kernel() + at(sub));
         try {

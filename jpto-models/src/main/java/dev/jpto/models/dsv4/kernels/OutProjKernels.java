@@ -122,10 +122,10 @@ final class OutProjKernels {
             });
         });
         TensorVar pView = partials;
-        b.o.forRange("c", d / nc, c -> b.o.forRange("r", t / rows, rr -> b.submit(act,
+        b.grid(d / nc, t / rows, act, (c, rr) -> Dsv4Build.args(
                 in(pView.at(rr.times(rows), c.times(nc)).size(rows, (long) (g - 1) * d + nc)),
                 in(dq.at(0, rr.times(rows)).size(g, rows)), in(woBScale.reshape(1, d).at(0, c.times(nc)).size(1, nc)),
-                outExisting(attnOut.at(rr.times(rows), c.times(nc)).size(rows, nc)))));
+                outExisting(attnOut.at(rr.times(rows), c.times(nc)).size(rows, nc))));
     }
 
     /**
@@ -161,10 +161,10 @@ final class OutProjKernels {
                 throw new IllegalArgumentException("hc_post_prefill tiles 4 rows: num_tokens=" + nt
                         + " must be a multiple of 4");
             }
-            b.o.scope(() -> b.o.forRange("i", nt / 4, i -> b.o.forRange("oc", hc, oc -> b.submit(k,
+            b.o.scope(() -> b.grid(nt / 4, hc, k, (i, oc) -> Dsv4Build.args(
                     in(attnOut.at(i.times(4), 0).size(4, d)), in(xh2.at(i.times(4), 0).size(4, (long) hc * d)),
                     in(post.at(i.times(4), 0).size(4, hc)), in(comb.at(i.times(4), 0).size(4, (long) hc * hc)),
-                    outExisting(xo2.at(i.times(4), oc.times(d)).size(4, d)), scalar(oc)))));
+                    outExisting(xo2.at(i.times(4), oc.times(d)).size(4, d)), scalar(oc))));
         }
         if (nt < t) {
             KernelRef pad = b.aiv("hc_post_inactive_pad", kb -> {
