@@ -28,6 +28,10 @@ import dev.jpto.models.dsv4.Dsv4Preset;
 final class SparseAttnKernels {
     static final int TILE = Dsv4Preset.ATTN_TILE;
 
+    /** Labels of the tasks the output projection's manual scope waits for (explicit dependencies). */
+    static final String MERGE_NORM = "merge_norm";
+    static final String ROPE = "rope";
+
     private SparseAttnKernels() {
     }
 
@@ -123,10 +127,10 @@ final class SparseAttnKernels {
         KernelRef merge = b.aiv("merge_norm", kb -> mergeBody(b, kb, tiles, hpg, nope, r, groups));
         TensorVar o4 = oPacked.reshape(groups, t, hpg, hd);
         TensorVar sinkCol = sink.reshape(h, 1);
-        b.grid(t, merge, tok -> Dsv4Build.args(in(mi.block(blk, 1).at(tok, 0)), in(li.block(blk, 1).at(tok, 0)),
-                in(oi.block(blk, hd).at(tok, 0)),
-                in(sinkCol), outExisting(o4.at(0, tok, 0, 0).size(groups, 1, hpg, hd)),
-                outExisting(stage.block(h, r).at(tok, 0))));
+        Affine tok = Orch.BLOCK_IDX;
+        b.o.submit(SubmitOptions.blocks(t).withLabel(MERGE_NORM), merge, in(mi.block(blk, 1).at(tok, 0)),
+                in(li.block(blk, 1).at(tok, 0)), in(oi.block(blk, hd).at(tok, 0)), in(sinkCol),
+                outExisting(o4.at(0, tok, 0, 0).size(groups, 1, hpg, hd)), outExisting(stage.block(h, r).at(tok, 0)));
 
         // 27: inverse RoPE of the rope lanes at the query's position, bf16 into o_packed; 4 heads × 64 rows
         int hpt = Dsv4Build.tileOf(hpg, 4);
@@ -158,7 +162,7 @@ final class SparseAttnKernels {
         Affine g = Orch.blockDiv((long) (hpg / hpt) * tqs);
         Affine sub = Orch.blockDivMod(tqs, hpg / hpt);
         Affine tq = Orch.blockMod(tqs);
-        b.o.submit(SubmitOptions.blocks(groups * (hpg / hpt) * tqs), rope,
+        b.o.submit(SubmitOptions.blocks(groups * (hpg / hpt) * tqs).withLabel(ROPE), rope,
                 in(stageRows.at(tq.times(rowsPer), g.times((long) hpg * r).plus(sub.times((long) hpt * r)))
                         .size(rowsPer, (long) hpt * r)),
                 in(cosIl.at(tq.times(rowsPer), 0).size(rowsPer, r)),
