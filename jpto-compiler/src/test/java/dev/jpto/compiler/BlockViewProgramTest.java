@@ -98,6 +98,8 @@ class BlockViewProgramTest {
         assertThat(BlockVars.eval(Orch.blockDivMod(2, 3), Map.of(), 11, 12)).isEqualTo(2);
         assertThat(BlockVars.range(Orch.blockDivMod(2, 3), Map.of(), 12)).containsExactly(0, 2);
         assertThat(BlockVars.range(Orch.blockDivMod(4, 3), Map.of(), 8)).containsExactly(0, 1);
+        Affine mid = Orch.blockDivMod(2, 3).times(5).plus(1);
+        assertThat(Affine.parse(mid.toString())).as("the work dir's text form").isEqualTo(mid);
         assertThat(BlockVars.is("block_idx_div_x")).isFalse();
         assertThat(BlockVars.is("block_idx_div_2_mod_0")).isFalse();
         assertThatThrownBy(() -> Orch.blockDiv(0)).isInstanceOf(IllegalArgumentException.class)
