@@ -88,6 +88,23 @@ class BlockViewProgramTest {
     }
 
     @Test
+    void aBlockVariableInAnInnerSliceIsRefused() {
+        ProgramBuilder p = ProgramBuilder.program("inner_block_view");
+        TensorVar x = p.input("x", FP32, 16, 32);
+        TensorVar z = p.output("z", FP32, 16, 32);
+        KernelBuilder k = KernelBuilder.kernel("copy");
+        KTensor xt = k.input("x", FP32, 2);
+        KTensor yt = k.output("y", FP32, 2);
+        KTile t = k.tile("t", FP32, 4, 16);
+        k.load(t, xt, 0, 0).store(t, yt, 0, 0);
+        KernelRef ref = p.aiv(k.build());
+        p.orchestrate(o -> o.submit(SubmitOptions.blocks(4), ref,
+                in(x.block(4, 32).at(Orch.BLOCK_IDX, 0).at(0, 0).size(4, 16)), outExisting(z.at(0, 0).size(4, 16))));
+        assertThatThrownBy(p::build).isInstanceOf(VerificationException.class)
+                .hasMessageContaining("block variables may only move the outermost slice");
+    }
+
+    @Test
     void blockVariablesSplitTheIndexRowMajor() {
         assertThat(BlockVars.eval(Orch.blockDiv(3).times(10).plus(Orch.blockMod(3)), Map.of(), 7, 9))
                 .isEqualTo(2 * 10 + 1);

@@ -494,6 +494,11 @@ public final class Verifier {
     /** Checks one tensor argument; returns its shape when known and of the parameter's rank, else null. */
     private long[] tensorArg(String label, SubmitArg.TensorArg ta, TensorParam param) {
         String what = label + " '" + param.name() + "' = " + ta;
+        TensorExpr inner = ta.tensor() instanceof TensorExpr.Slice s ? s.base() : ta.tensor();
+        if (BlockVars.uses(inner)) {
+            error(what + ": block variables may only move the outermost slice of a tensor argument (the task passes "
+                    + "the bounding box of its blocks' views); slice the base tensor once");
+        }
         TensorState t = lookup(ta.tensor().root());
         if (t == null) {
             error(what + ": tensor '" + ta.tensor().root() + "' is not declared here");
