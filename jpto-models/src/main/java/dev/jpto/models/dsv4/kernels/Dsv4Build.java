@@ -154,8 +154,22 @@ final class Dsv4Build {
 
     /** A grid of {@code rows × cols} blocks: block b is ({@code b / cols}, {@code b % cols}), row-major. */
     void grid(long rows, long cols, KernelRef k, BiFunction<Affine, Affine, TaskArg[]> args) {
-        o.submit(SubmitOptions.blocks(Math.toIntExact(rows * cols)), k,
+        grid(SubmitOptions.NONE, rows, cols, k, args);
+    }
+
+    /** {@link #grid(long, long, KernelRef, BiFunction)} with a label and explicit dependencies from {@code opts}. */
+    void grid(SubmitOptions opts, long rows, long cols, KernelRef k, BiFunction<Affine, Affine, TaskArg[]> args) {
+        o.submit(opts.withBlocks(Math.toIntExact(rows * cols)), k,
                 args.apply(Orch.blockDiv(cols), Orch.blockMod(cols)));
+    }
+
+    /**
+     * The original's {@code late_dep = task_dummy(deps=[after])}: a task with no kernel work and no arguments,
+     * labelled {@code label}, that later submits name to wait one hop behind {@code after}.
+     */
+    void barrier(String label, String after) {
+        KernelRef dummy = kernels.computeIfAbsent("task_dummy", n -> p.aiv(KernelBuilder.kernel(n).build()));
+        o.submit(SubmitOptions.labelled(label).withAfter(after), dummy);
     }
 
     /** The arguments of a {@link #grid} block. */

@@ -23,7 +23,7 @@ public final class Dsv4Kernels {
     /**
      * The attention programs' default {@code runtime_cfg}: 1 GiB of heap on every ring (ring 1 peaks at 289–298 MiB
      * at pro, above the 256 MiB default). The dependency pool stays at its default: with each of the original's
-     * grids one SPMD task, the plan needs at most 346 entries on ring 1 and 1216 on ring 2 at pro
+     * grids one SPMD task, the plan needs at most 348 entries on ring 1 and 1216 on ring 2 at pro
      * (docs/dsv4-rings.md).
      */
     public static Map<String, String> defaultRuntimeCfg() {
@@ -77,6 +77,7 @@ public final class Dsv4Kernels {
         HcPreStage.Out pre = HcPreStage.run(b, xHc, v.get("hc_attn_fn"), v.get("hc_attn_scale"),
                 v.get("hc_attn_base"));
         TensorVar xNormed = HcPreStage.rmsNorm(b, pre.xMixed(), v.get("attn_norm_w"));
+        b.barrier(QkvKernels.LATE_DEP, HcPreStage.RMS_NORM); // kv_proj waits one hop so qr_proj dispatches first
         QkvKernels.Out qkv = QkvKernels.run(b, xNormed, pos, v.get("freqs_cos"), v.get("freqs_sin"), v.get("wq_a"),
                 v.get("wq_b"), v.get("wq_b_scale"), v.get("wkv"), v.get("gamma_cq"), v.get("gamma_ckv"));
         TensorVar cache = v.get("kv_cache");

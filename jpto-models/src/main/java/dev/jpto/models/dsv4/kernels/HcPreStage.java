@@ -11,6 +11,7 @@ import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.isa.op.Fn;
 
@@ -21,6 +22,9 @@ import dev.jpto.isa.op.Fn;
 final class HcPreStage {
     /** hc_pre's mix columns as the original pads them (24 used: pre 4, post 4, comb 16). */
     static final int MIX_PAD = 32;
+
+    /** Label of the rms_norm grid, which the original's {@code late_dep} barrier waits for. */
+    static final String RMS_NORM = "rms_norm";
 
     private HcPreStage() {
     }
@@ -234,7 +238,7 @@ final class HcPreStage {
             kb.load(y, x, 0, c0).rowBroadcast(Fn.Binary.MUL, y, y, acc).load(wr, w, 0, c0)
                     .colBroadcast(Fn.Binary.MUL, y, y, wr).store(y, o, 0, 0);
         });
-        b.grid(t / 8, 4, k, (i, q) -> Dsv4Build.args(in(xMixed.block(8, d).at(i, 0)),
+        b.grid(SubmitOptions.labelled(RMS_NORM), t / 8, 4, k, (i, q) -> Dsv4Build.args(in(xMixed.block(8, d).at(i, 0)),
                 in(normW.reshape(1, d)), outExisting(xNormed.at(i.times(8), q.times(dq)).size(8, dq)),
                 scalar(q.times(dq))));
         return xNormed;

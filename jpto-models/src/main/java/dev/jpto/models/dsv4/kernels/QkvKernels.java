@@ -16,12 +16,16 @@ import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.op.Fn;
 
 /** RoPE rows and qkv_proj_rope (decomposition §2.3 steps 11–21): q, kv, qr, qr_scale and the kv cache write. */
 final class QkvKernels {
+    /** Label of the original's {@code late_dep} barrier, which kv_proj_matmul waits for. */
+    static final String LATE_DEP = "late_dep";
+
     private QkvKernels() {
     }
 
@@ -189,7 +193,8 @@ final class QkvKernels {
         int kq = d / 4;
         int nck = Dsv4Build.tileOf(hd, 128);
         KernelRef kvMm = Tiles.splitK(b, "kv_proj_matmul", BF16, t, kq, nck, 128);
-        b.grid(hd / nck, 4, kvMm, (n, s) -> Dsv4Build.args(in(xNormed.at(0, s.times(kq)).size(t, kq)),
+        b.grid(SubmitOptions.after(LATE_DEP), hd / nck, 4, kvMm, (n, s) -> Dsv4Build.args(
+                in(xNormed.at(0, s.times(kq)).size(t, kq)),
                 in(wkv.at(s.times(kq), n.times(nck)).size(kq, nck)),
                 outExisting(kvParts.at(s.times(t), n.times(nck)).size(t, nck))));
         KernelRef kvRed = Tiles.reduceParts(b, "kv_proj_reduce", 4, t, nck);
