@@ -24,10 +24,29 @@ public final class Orch {
     /** In an index argument of a submit: its block count. */
     public static final Affine BLOCK_NUM = Affine.var(Stmt.Submit.BLOCK_NUM);
     /**
-     * In an index argument of a mixed submit: the vector lane running the kernel (the original's
+     * In an index argument or slice start of a mixed submit: the vector lane running the kernel (the original's
      * {@code get_sub_block_id}): 0 in the AIV0 lane (and the cube lane), 1 in the AIV1 lane.
      */
     public static final Affine SUB_BLOCK_IDX = Affine.var(Stmt.Submit.SUB_BLOCK_IDX);
+
+    /**
+     * {@code block_idx / n} in a multi-block submit's index arguments and slice starts: with {@link #blockMod} the
+     * (row, column) of a block in a grid of n columns, as the original's kernels split {@code get_block_idx()}.
+     */
+    public static Affine blockDiv(long n) {
+        return dev.jpto.compiler.ir.BlockVars.div(n);
+    }
+
+    /** {@code block_idx % n} (see {@link #blockDiv}). */
+    public static Affine blockMod(long n) {
+        return dev.jpto.compiler.ir.BlockVars.mod(n);
+    }
+
+    /** {@code (block_idx / d) % n}: the middle coordinate of a 3-D grid (see {@link #blockDiv}). */
+    public static Affine blockDivMod(long d, long n) {
+        return dev.jpto.compiler.ir.BlockVars.divMod(d, n);
+    }
+
     private final ProgramBuilder program;
     private final Deque<List<Stmt>> blocks = new ArrayDeque<>();
 

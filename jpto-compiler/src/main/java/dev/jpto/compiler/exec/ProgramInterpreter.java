@@ -1,6 +1,7 @@
 package dev.jpto.compiler.exec;
 
 import dev.jpto.compiler.ir.Affine;
+import dev.jpto.compiler.ir.BlockVars;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.Stmt;
 import dev.jpto.compiler.ir.SubmitArg;
@@ -120,8 +121,9 @@ public final class ProgramInterpreter implements Orchestration {
                     TensorDecl decl = allocs.get(name);
                     yield Arg.output(decl.dtype(), decl.shape());
                 }
-                case SubmitArg.TensorArg ta -> new Arg.TensorArg(resolve(ta.tensor()), ta.direction());
-                case SubmitArg.IndexArg ia -> Arg.scalar(usesBlock(ia.value()) ? 0 : ia.value().eval(vars));
+                case SubmitArg.TensorArg ta -> new Arg.TensorArg(BlockVars.uses(ta.tensor())
+                        ? blockBox(ta.tensor(), sub.blockNum()) : resolve(ta.tensor()), ta.direction());
+                case SubmitArg.IndexArg ia -> Arg.scalar(BlockVars.uses(ia.value()) ? 0 : ia.value().eval(vars));
                 case SubmitArg.FloatArg fa -> Arg.scalar(fa.value());
             };
         }
@@ -153,9 +155,34 @@ public final class ProgramInterpreter implements Orchestration {
         return new MixedKernels(sub.kernel(), lanes[0], lanes[1], lanes[2]);
     }
 
-    private static boolean usesBlock(Affine a) {
-        return a.terms().stream().anyMatch(t -> t.var().equals(Stmt.Submit.BLOCK_IDX)
-                || t.var().equals(Stmt.Submit.BLOCK_NUM) || t.var().equals(Stmt.Submit.SUB_BLOCK_IDX));
+    /**
+     * A tensor argument whose slice moves with the block: the bounding box of every block's view, which the task
+     * passes (one TensorMap entry). Block variables may only move the outermost slice.
+     */
+    private Tensor blockBox(TensorExpr e, int blockNum) {
+        if (!(e instanceof TensorExpr.Slice s) || BlockVars.uses(s.base())) {
+            throw new IllegalStateException("block variables may only appear in the outermost slice of a tensor "
+                    + "argument: " + e);
+        }
+        long[] lo = new long[s.starts().size()];
+        long[] ext = s.extents();
+        for (int d = 0; d < lo.length; d++) {
+            long[] r = BlockVars.range(s.starts().get(d), vars, blockNum);
+            lo[d] = r[0];
+            ext[d] = r[1] - r[0] + ext[d];
+        }
+        return resolve(s.base()).slice(lo, ext);
+    }
+
+    /** The view of block {@code idx} inside the bounding box {@code box} of {@link #blockBox}. */
+    private static Tensor blockView(Tensor box, TensorExpr.Slice s, Map<String, Long> at, TaskContext task) {
+        long[] rel = new long[s.starts().size()];
+        for (int d = 0; d < rel.length; d++) {
+            Affine a = s.starts().get(d);
+            rel[d] = BlockVars.eval(a, at, task.blockIndex(), task.blockNum(), task.subBlockIndex())
+                    - BlockVars.range(a, at, task.blockNum())[0];
+        }
+        return box.slice(rel, s.extents());
     }
 
     /**
@@ -165,36 +192,36 @@ public final class ProgramInterpreter implements Orchestration {
     private TaskBody blockBody(Stmt.Submit sub, TaskBody body) {
         List<SubmitArg> list = sub.args();
         Map<Integer, Affine> perBlock = new HashMap<>();
+        Map<Integer, TensorExpr.Slice> views = new HashMap<>();
         for (int i = 0; i < list.size(); i++) {
-            if (list.get(i) instanceof SubmitArg.IndexArg ia && usesBlock(ia.value())) {
+            if (list.get(i) instanceof SubmitArg.IndexArg ia && BlockVars.uses(ia.value())) {
                 perBlock.put(i, ia.value());
+            } else if (list.get(i) instanceof SubmitArg.TensorArg ta && BlockVars.uses(ta.tensor())) {
+                views.put(i, (TensorExpr.Slice) ta.tensor());
             }
         }
-        if (perBlock.isEmpty()) {
+        if (perBlock.isEmpty() && views.isEmpty()) {
             return body;
         }
         Map<String, Long> at = new HashMap<>(vars);
-        return task -> {
-            Map<String, Long> env = new HashMap<>(at);
-            env.put(Stmt.Submit.BLOCK_IDX, (long) task.blockIndex());
-            env.put(Stmt.Submit.BLOCK_NUM, (long) task.blockNum());
-            env.put(Stmt.Submit.SUB_BLOCK_IDX, (long) task.subBlockIndex());
-            body.execute(new BlockContext(task, perBlock, env));
-        };
+        return task -> body.execute(new BlockContext(task, perBlock, views, at));
     }
 
-    /** A task context whose block-dependent index arguments are evaluated for this block. */
-    private record BlockContext(TaskContext task, Map<Integer, Affine> perBlock, Map<String, Long> env)
-            implements TaskContext {
+    /** A task context whose block-dependent index arguments and tensor views are evaluated for this block. */
+    private record BlockContext(TaskContext task, Map<Integer, Affine> perBlock, Map<Integer, TensorExpr.Slice> views,
+                                Map<String, Long> at) implements TaskContext {
         @Override
         public Tensor tensor(int argIndex) {
-            return task.tensor(argIndex);
+            TensorExpr.Slice s = views.get(argIndex);
+            Tensor t = task.tensor(argIndex);
+            return s == null ? t : blockView(t, s, at, task);
         }
 
         @Override
         public double scalar(int argIndex) {
             Affine a = perBlock.get(argIndex);
-            return a != null ? a.eval(env) : task.scalar(argIndex);
+            return a != null ? BlockVars.eval(a, at, task.blockIndex(), task.blockNum(), task.subBlockIndex())
+                    : task.scalar(argIndex);
         }
 
         @Override

@@ -66,6 +66,8 @@ public final class Verifier {
     private final List<IrError> errors = new ArrayList<>();
     private final Deque<String> path = new ArrayDeque<>();
     private final Map<String, Interval> vars = new LinkedHashMap<>();
+    /** Block count of the submit being checked (0 outside one): its block variables' ranges ({@link BlockVars}). */
+    private long submitBlocks;
     private final Deque<Map<String, TensorState>> tensorScopes = new ArrayDeque<>();
     private final Map<String, Kernel> kernels = new HashMap<>();
     private final Set<String> validKernels = new HashSet<>();
@@ -75,6 +77,8 @@ public final class Verifier {
     private int submitCount;
     /** While checking a mixed submit: how many of its lanes were checked before this one; -1 otherwise. */
     private int mixedLane = -1;
+    /** While a mixed lane's arguments are checked: that lane's sub_block_idx; -1 otherwise. */
+    private int laneSubBlock = -1;
     /** Labels of the submits met so far in program order (an {@code after} may name only these), and where. */
     private final Map<String, Integer> labels = new LinkedHashMap<>();
     /** Open manual scopes around the statement being checked. */
@@ -343,6 +347,17 @@ public final class Verifier {
         long hi = e.constant();
         for (Affine.Term t : e.terms()) {
             Interval v = vars.get(t.var());
+            if (v == null && submitBlocks > 0 && t.var().equals(Stmt.Submit.SUB_BLOCK_IDX)) {
+                if (laneSubBlock < 0) {
+                    error(what + " '" + e + "' uses " + Stmt.Submit.SUB_BLOCK_IDX + ", which only a mixed submit's "
+                            + "lanes have (submitMixed)");
+                    return null;
+                }
+                v = new Interval(laneSubBlock, laneSubBlock);
+            } else if (v == null && submitBlocks > 0 && BlockVars.is(t.var())) {
+                long[] iv = BlockVars.interval(t.var(), submitBlocks);
+                v = new Interval(iv[0], iv[1]);
+            }
             if (v == null) {
                 error(what + " '" + e + "' uses '" + t.var() + "', which is not an enclosing loop variable"
                         + (vars.isEmpty() ? "" : " (in scope: " + String.join(", ", vars.keySet()) + ")"));
@@ -357,6 +372,15 @@ public final class Verifier {
     }
 
     private void submit(Stmt.Submit sub) {
+        submitBlocks = Math.max(1, sub.blockNum());
+        try {
+            checkSubmit(sub);
+        } finally {
+            submitBlocks = 0;
+        }
+    }
+
+    private void checkSubmit(Stmt.Submit sub) {
         submitCount++;
         path.addLast("submit #" + submitCount + " " + sub.kernel() + at(sub));
         try {
@@ -419,9 +443,11 @@ public final class Verifier {
             }
             String submitPath = path.removeLast();
             path.addLast(submitPath + " lane " + laneName);
+            laneSubBlock = lane == 2 ? 1 : 0;
             try {
-                args(sub, k, lane == 2 ? 1 : 0);
+                args(sub, k, laneSubBlock);
             } finally {
+                laneSubBlock = -1;
                 path.removeLast();
                 path.addLast(submitPath);
                 mixedLane++;
@@ -549,6 +575,11 @@ public final class Verifier {
     /** Checks one tensor argument; returns its shape when known and of the parameter's rank, else null. */
     private long[] tensorArg(String label, SubmitArg.TensorArg ta, TensorParam param) {
         String what = label + " '" + param.name() + "' = " + ta;
+        TensorExpr inner = ta.tensor() instanceof TensorExpr.Slice s ? s.base() : ta.tensor();
+        if (BlockVars.uses(inner)) {
+            error(what + ": block variables may only move the outermost slice of a tensor argument (the task passes "
+                    + "the bounding box of its blocks' views); slice the base tensor once");
+        }
         TensorState t = lookup(ta.tensor().root());
         if (t == null) {
             error(what + ": tensor '" + ta.tensor().root() + "' is not declared here");

@@ -1,6 +1,6 @@
 package dev.jpto.compiler.plan;
 
-import dev.jpto.compiler.ir.Affine;
+import dev.jpto.compiler.ir.BlockVars;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.compiler.ir.Stmt;
 import dev.jpto.compiler.ir.SubmitArg;
@@ -211,9 +211,10 @@ final class OrchestrationTracer {
                 long[] lo = new long[ext.length];
                 long[] hi = new long[ext.length];
                 for (int d = 0; d < ext.length; d++) {
-                    Affine a = s.starts().get(d);
-                    lo[d] = base.lo()[d] + a.eval(vars);
-                    hi[d] = lo[d] + ext[d];
+                    // a slice that moves with the block covers the bounding box of every block's view
+                    long[] r = BlockVars.range(s.starts().get(d), vars, Math.max(1, sub.blockNum()));
+                    lo[d] = base.lo()[d] + r[0];
+                    hi[d] = base.lo()[d] + r[1] + ext[d];
                 }
                 yield new Region(base.buffer(), lo, hi, true);
             }

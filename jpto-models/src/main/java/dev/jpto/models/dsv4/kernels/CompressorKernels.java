@@ -60,7 +60,7 @@ final class CompressorKernels {
                         .loadRows(at, ap, pm, 0, c0).add(cs, cs, at).store(ck, ok, mi, 0).store(cs, os, mi, 0);
             });
         });
-        b.o.forRange("j", out / nc, j -> b.submit(proj, in(xNormed), in(wkv.at(j.times(nc), 0).size(nc, d)),
+        b.grid(out / nc, proj, j -> Dsv4Build.args(in(xNormed), in(wkv.at(j.times(nc), 0).size(nc, d)),
                 in(wgate.at(j.times(nc), 0).size(nc, d)), in(ape), in(pos),
                 outExisting(kvp.at(0, j.times(nc)).size(t, nc)), outExisting(scp.at(0, j.times(nc)).size(t, nc)),
                 scalar(j.times(nc))));
@@ -150,7 +150,7 @@ final class CompressorKernels {
             Tiles.rope(kb, fr, cosIl, sinSg, il.swapCol(), rs);
             kb.store(fn, o, 0, 0).store(fr, o, 0, nope);
         });
-        b.o.forRange("i", count / rows, i -> b.submit(k, in(writePos.at(0, i.times(rows)).size(1, rows)), in(pos),
+        b.grid(count / rows, k, i -> Dsv4Build.args(in(writePos.at(0, i.times(rows)).size(1, rows)), in(pos),
                 in(pooled.at(i.times(rows), 0).size(rows, head)), in(normW.reshape(1, head)), in(fc), in(fs),
                 outExisting(normed.at(i.times(rows), 0).size(rows, head))));
     }
@@ -257,8 +257,8 @@ final class CompressorKernels {
             kb.div(acc, acc, l).store(acc, o, 0, 0);
         });
         TensorVar tb = stateTable;
-        b.o.forRange("e", count, e -> b.o.forRange("c", head / cc, c -> b.submit(k, in(writePos), in(pos), in(tb),
+        b.grid(count, head / cc, k, (e, c) -> Dsv4Build.args(in(writePos), in(pos), in(tb),
                 in(state2d), in(kvp), in(scp), outExisting(pooled.at(e, c.times(cc)).size(1, cc)), scalar(e),
-                scalar(c.times(cc)))));
+                scalar(c.times(cc))));
     }
 }

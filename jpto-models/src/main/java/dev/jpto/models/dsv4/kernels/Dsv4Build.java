@@ -6,8 +6,10 @@ import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.Orch;
 import dev.jpto.compiler.dsl.ProgramBuilder;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.dsl.TensorVar;
+import dev.jpto.compiler.ir.Affine;
 import dev.jpto.isa.DType;
 import dev.jpto.isa.kernel.Kernel;
 import dev.jpto.models.dsv4.Dsv4Dims;
@@ -19,7 +21,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * State shared by the stages while one DSv4 program is assembled: the program builder, the orchestration body,
@@ -138,6 +142,39 @@ final class Dsv4Build {
 
     void submit(KernelRef k, TaskArg... args) {
         o.submit(k, args);
+    }
+
+    /**
+     * One SPMD task of {@code n} blocks, the original's {@code pl.spmd(n)}: {@code args} gets the block index, which
+     * may move slices and index arguments (a moving slice is one TensorMap entry, the box of all blocks' views).
+     */
+    void grid(long n, KernelRef k, Function<Affine, TaskArg[]> args) {
+        o.submit(SubmitOptions.blocks(Math.toIntExact(n)), k, args.apply(Orch.BLOCK_IDX));
+    }
+
+    /** A grid of {@code rows × cols} blocks: block b is ({@code b / cols}, {@code b % cols}), row-major. */
+    void grid(long rows, long cols, KernelRef k, BiFunction<Affine, Affine, TaskArg[]> args) {
+        grid(SubmitOptions.NONE, rows, cols, k, args);
+    }
+
+    /** {@link #grid(long, long, KernelRef, BiFunction)} with a label and explicit dependencies from {@code opts}. */
+    void grid(SubmitOptions opts, long rows, long cols, KernelRef k, BiFunction<Affine, Affine, TaskArg[]> args) {
+        o.submit(opts.withBlocks(Math.toIntExact(rows * cols)), k,
+                args.apply(Orch.blockDiv(cols), Orch.blockMod(cols)));
+    }
+
+    /**
+     * The original's {@code late_dep = task_dummy(deps=[after])}: a task with no kernel work and no arguments,
+     * labelled {@code label}, that later submits name to wait one hop behind {@code after}.
+     */
+    void barrier(String label, String after) {
+        KernelRef dummy = kernels.computeIfAbsent("task_dummy", n -> p.aiv(KernelBuilder.kernel(n).build()));
+        o.submit(SubmitOptions.labelled(label).withAfter(after), dummy);
+    }
+
+    /** The arguments of a {@link #grid} block. */
+    static TaskArg[] args(TaskArg... a) {
+        return a;
     }
 
     /** {@code ceil(a / b)}. */

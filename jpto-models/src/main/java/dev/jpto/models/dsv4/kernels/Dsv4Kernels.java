@@ -21,13 +21,23 @@ public final class Dsv4Kernels {
     }
 
     /**
-     * The programs' default {@code runtime_cfg}: 1 GiB of heap on every ring (ring 1 peaks at 289–298 MiB at pro,
-     * above the 256 MiB default) and a dependency pool of 131072 entries per ring: the original launches each
-     * stage as one task of N blocks, this port as N tasks, so the body scope holds ~10× more dependency edges
-     * than the 16384 default (measured ~20k at pro); without it the first failure would be DEP_POOL_OVERFLOW
-     * rather than the heap.
+     * The attention programs' default {@code runtime_cfg}: 1 GiB of heap on every ring (ring 1 peaks at 289–298 MiB
+     * at pro, above the 256 MiB default). The dependency pool stays at its default: with each of the original's
+     * grids one SPMD task, the plan needs at most 348 entries on ring 1 and 1216 on ring 2 at pro
+     * (docs/dsv4-rings.md).
      */
     public static Map<String, String> defaultRuntimeCfg() {
+        return Map.of("ring_heap", "1GiB");
+    }
+
+    /**
+     * The default {@code runtime_cfg} of the programs with the MoE FFN (dsv4.moe, prefill_layer, prefill_mtp): the
+     * heap of {@link #defaultRuntimeCfg()} and 131072 dependency entries per ring, because the routed experts are
+     * still one task per (expert, 16-token tile) and W2 chunk, behind an orchestration-time read of the tile's
+     * routing flag: the plan takes every read at its bound, up to 28416 entries on ring 2 at pro, above the
+     * 16384 default.
+     */
+    public static Map<String, String> moeRuntimeCfg() {
         return Map.of("ring_heap", "1GiB", "ring_dep_pool", "131072");
     }
 
@@ -67,6 +77,7 @@ public final class Dsv4Kernels {
         HcPreStage.Out pre = HcPreStage.run(b, xHc, v.get("hc_attn_fn"), v.get("hc_attn_scale"),
                 v.get("hc_attn_base"));
         TensorVar xNormed = HcPreStage.rmsNorm(b, pre.xMixed(), v.get("attn_norm_w"));
+        b.barrier(QkvKernels.LATE_DEP, HcPreStage.RMS_NORM); // kv_proj waits one hop so qr_proj dispatches first
         QkvKernels.Out qkv = QkvKernels.run(b, xNormed, pos, v.get("freqs_cos"), v.get("freqs_sin"), v.get("wq_a"),
                 v.get("wq_b"), v.get("wq_b_scale"), v.get("wkv"), v.get("gamma_cq"), v.get("gamma_ckv"));
         TensorVar cache = v.get("kv_cache");

@@ -11,6 +11,7 @@ import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.isa.op.Fn;
 
@@ -21,6 +22,9 @@ import dev.jpto.isa.op.Fn;
 final class HcPreStage {
     /** hc_pre's mix columns as the original pads them (24 used: pre 4, post 4, comb 16). */
     static final int MIX_PAD = 32;
+
+    /** Label of the rms_norm grid, which the original's {@code late_dep} barrier waits for. */
+    static final String RMS_NORM = "rms_norm";
 
     private HcPreStage() {
     }
@@ -61,7 +65,7 @@ final class HcPreStage {
             kb.forRange("c", 0, k, kc, c -> kb.load(xs, x, 0, c).mul(xs, xs, xs).rowSum(part, xs).add(acc, acc, part));
             kb.muls(acc, acc, 1.0 / k).adds(acc, acc, b.m.eps()).unary(Fn.Unary.RSQRT, acc, acc).store(acc, o, 0, 0);
         });
-        b.o.forRange("i", t / 8, i -> b.submit(rms, in(xHc.block(8, k).at(i, 0)),
+        b.grid(t / 8, rms, i -> Dsv4Build.args(in(xHc.block(8, k).at(i, 0)),
                 outExisting(invRms.block(8, 1).at(i, 0))));
 
         // 2: split-K linear, 16 rows × all mix columns × one quarter of K per task
@@ -78,9 +82,9 @@ final class HcPreStage {
             kb.forRange("c", 0, kq, kcq, c -> kb.load(a, x, 0, c).load(wt, w, 0, c).matmulTransB(acc, a, wt, true));
             kb.store(acc, o, 0, 0);
         });
-        b.o.forRange("i", t / 16, i -> b.o.forRange("q", 4, q -> b.submit(lin,
-                in(xHc.at(i.times(16), q.times(kq)).size(16, kq)), in(fn.at(0, q.times(kq)).size(mix, kq)),
-                outExisting(partials.at(q.times(t).plus(i.times(16)), 0).size(16, mix)))));
+        b.grid(t / 16, 4, lin, (i, q) -> Dsv4Build.args(in(xHc.at(i.times(16), q.times(kq)).size(16, kq)),
+                in(fn.at(0, q.times(kq)).size(mix, kq)),
+                outExisting(partials.at(q.times(t).plus(i.times(16)), 0).size(16, mix))));
 
         // 3: add the 4 partials in order
         KernelRef red = b.aiv("hc_pre_linear_reduce", kb -> {
@@ -93,7 +97,7 @@ final class HcPreStage {
             kb.forRange("q", 1, 4, q -> kb.load(u, pt, r0.plus(q.times(t)), 0).add(acc, acc, u));
             kb.store(acc, o, 0, 0);
         });
-        b.o.forRange("i", t / 16, i -> b.submit(red, in(partials),
+        b.grid(t / 16, red, i -> Dsv4Build.args(in(partials),
                 outExisting(mixesRaw.at(i.times(16), 0).size(16, mix)), scalar(i.times(16))));
 
         // 4, 5: pre and post raw mixes, one row per task, as vector dot products with hc_fn rows 0..3 / 4..7
@@ -112,10 +116,10 @@ final class HcPreStage {
                     .colBroadcast(Fn.Binary.MUL, wt, wt, xr).rowSum(part, wt).add(acc, acc, part));
             kb.transpose(row, acc).store(row, o, 0, 0);
         });
-        b.o.forRange("r", t, r -> b.submit(dot, in(xHc.block(1, k).at(r, 0)), in(fn.at(0, 0).size(hc, k)),
+        b.grid(t, dot, r -> Dsv4Build.args(in(xHc.block(1, k).at(r, 0)), in(fn.at(0, 0).size(hc, k)),
                 outExisting(preRaw.at(r, 0).size(1, hc))));
         TensorVar postRaw = b.alloc("post_raw_store");
-        b.o.forRange("r", t, r -> b.submit(dot, in(xHc.block(1, k).at(r, 0)), in(fn.at(hc, 0).size(hc, k)),
+        b.grid(t, dot, r -> Dsv4Build.args(in(xHc.block(1, k).at(r, 0)), in(fn.at(hc, 0).size(hc, k)),
                 outExisting(postRaw.at(r, 0).size(1, hc))));
 
         // 6: pre = σ(raw·inv·scale0 + base) + eps, post = 2σ(raw·inv·scale1 + base)
@@ -142,7 +146,7 @@ final class HcPreStage {
             kb.rowBroadcast(Fn.Binary.MUL, v, v, s8).load(bb, bs, 0, hc).colBroadcast(Fn.Binary.ADD, v, v, bb)
                     .unary(Fn.Unary.SIGMOID, v, v).muls(v, v, 2).store(v, postO, 0, 0);
         });
-        b.o.forRange("i", t / 8, i -> b.submit(split, in(preRaw.at(i.times(8), 0).size(8, hc)),
+        b.grid(t / 8, split, i -> Dsv4Build.args(in(preRaw.at(i.times(8), 0).size(8, hc)),
                 in(postRaw.at(i.times(8), 0).size(8, hc)), in(invRms.block(8, 1).at(i, 0)), in(scale2), in(base2),
                 outExisting(preVal.at(i.times(8), 0).size(8, hc)), outExisting(post.block(8, hc).at(i, 0))));
 
@@ -184,7 +188,7 @@ final class HcPreStage {
                 kb.store(c[i], co, 0, hc * i);
             }
         });
-        b.o.forRange("i", t / 8, i -> b.submit(sink, in(mixesRaw.at(i.times(8), 0).size(8, MIX_PAD)),
+        b.grid(t / 8, sink, i -> Dsv4Build.args(in(mixesRaw.at(i.times(8), 0).size(8, MIX_PAD)),
                 in(invRms.block(8, 1).at(i, 0)), in(scale2), in(base2), outExisting(comb.block(8, hc * hc).at(i, 0))));
 
         // 8: x_mixed = bf16((p0·x0 + p1·x1) + (p2·x2 + p3·x3)), 8 rows × up to 1024 columns per task
@@ -205,9 +209,9 @@ final class HcPreStage {
             }
             kb.add(xs[0], xs[0], xs[1]).add(xs[2], xs[2], xs[3]).add(xs[0], xs[0], xs[2]).store(xs[0], o, 0, 0);
         });
-        b.o.forRange("i", t / 8, i -> b.o.forRange("j", d / dc, j -> b.submit(mixX,
-                in(xHc.block(8, k).at(i, 0)), in(preVal.at(i.times(8), 0).size(8, hc)),
-                outExisting(xMixed.at(i.times(8), j.times(dc)).size(8, dc)), scalar(j.times(dc)))));
+        b.grid(t / 8, d / dc, mixX, (i, j) -> Dsv4Build.args(in(xHc.block(8, k).at(i, 0)),
+                in(preVal.at(i.times(8), 0).size(8, hc)),
+                outExisting(xMixed.at(i.times(8), j.times(dc)).size(8, dc)), scalar(j.times(dc))));
         return new Out(xMixed, post, comb);
     }
 
@@ -234,9 +238,9 @@ final class HcPreStage {
             kb.load(y, x, 0, c0).rowBroadcast(Fn.Binary.MUL, y, y, acc).load(wr, w, 0, c0)
                     .colBroadcast(Fn.Binary.MUL, y, y, wr).store(y, o, 0, 0);
         });
-        b.o.forRange("i", t / 8, i -> b.o.forRange("q", 4, q -> b.submit(k, in(xMixed.block(8, d).at(i, 0)),
+        b.grid(SubmitOptions.labelled(RMS_NORM), t / 8, 4, k, (i, q) -> Dsv4Build.args(in(xMixed.block(8, d).at(i, 0)),
                 in(normW.reshape(1, d)), outExisting(xNormed.at(i.times(8), q.times(dq)).size(8, dq)),
-                scalar(q.times(dq)))));
+                scalar(q.times(dq))));
         return xNormed;
     }
 

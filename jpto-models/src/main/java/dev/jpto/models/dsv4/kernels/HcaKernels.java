@@ -116,7 +116,7 @@ final class HcaKernels {
                     .reduce(Fn.Reduce.SUM, Fn.Axis.COLS, acc, kv).div(acc, acc, l).store(acc, o, 0, 0);
         });
         TensorVar table2 = table.reshape(1, tableLen);
-        b.o.forRange("c", hd / cc, c -> b.submit(pool, in(writePos), in(pos), in(table2), in(state2d),
+        b.grid(hd / cc, pool, c -> Dsv4Build.args(in(writePos), in(pos), in(table2), in(state2d),
                 outExisting(pooled.at(0, c.times(cc)).size(1, cc)), scalar(c.times(cc))));
 
         // RMS · norm_w, forward RoPE at the window start w + 1 − 128

@@ -81,7 +81,7 @@ final class IndexerKernels {
             });
         });
         TensorVar ws = wScale.reshape(1, cols);
-        b.o.forRange("j", cols / nc, j -> b.submit(k, in(qr), in(w.at(0, j.times(nc)).size(ql, nc)), in(qrScale),
+        b.grid(cols / nc, k, j -> Dsv4Build.args(in(qr), in(w.at(0, j.times(nc)).size(ql, nc)), in(qrScale),
                 in(ws.at(0, j.times(nc)).size(1, nc)), outExisting(out.at(0, j.times(nc)).size(t, nc))));
     }
 
@@ -116,7 +116,7 @@ final class IndexerKernels {
             kb.store(x, o, 0, 0);
         });
         TensorVar q2 = qrProj.reshape((long) t * nh, ihd);
-        b.o.forRange("tok", t, tok -> b.submit(k, in(q2.block(nh, ihd).at(tok, 0)),
+        b.grid(t, k, tok -> Dsv4Build.args(in(q2.block(nh, ihd).at(tok, 0)),
                 in(idxCos.block(1, half).at(tok, 0)), in(idxSin.block(1, half).at(tok, 0)),
                 outExisting(out.block(nh, r).at(tok, 0))));
     }
@@ -154,7 +154,7 @@ final class IndexerKernels {
             });
         });
         TensorVar q2 = qrProj.reshape(rowsAll, ihd);
-        b.o.forRange("i", rowsAll / rows, i -> b.submit(k, in(q2.block(rows, ihd).at(i, 0)),
+        b.grid(rowsAll / rows, k, i -> Dsv4Build.args(in(q2.block(rows, ihd).at(i, 0)),
                 in(qrRope.block(rows, r).at(i, 0)), in(hadamard), outExisting(qq.block(rows, ihd).at(i, 0)),
                 outExisting(qs.block(rows, 1).at(i, 0))));
     }
@@ -194,7 +194,7 @@ final class IndexerKernels {
                 kb.muls(tc, tc, ws).store(tc, o, mi, 0);
             });
         });
-        b.o.forRange("i", t / rows, i -> b.submit(k, in(xNormed.block(rows, d).at(i, 0)), in(w),
+        b.grid(t / rows, k, i -> Dsv4Build.args(in(xNormed.block(rows, d).at(i, 0)), in(w),
                 outExisting(out.block(rows, nh).at(i, 0))));
     }
 
@@ -212,7 +212,7 @@ final class IndexerKernels {
             KTile cb = kb.tile("cb", BF16, rows, ihd);
             kb.load(a, n, 0, 0).load(h, hm, 0, 0).matmul(c, a, h).cast(cb, c).cast(c, cb).store(c, o, 0, 0);
         });
-        b.o.forRange("i", count / rows, i -> b.submit(k, in(normed.block(rows, ihd).at(i, 0)), in(hadamard),
+        b.grid(count / rows, k, i -> Dsv4Build.args(in(normed.block(rows, ihd).at(i, 0)), in(hadamard),
                 outExisting(out.block(rows, ihd).at(i, 0))));
     }
 
@@ -368,7 +368,7 @@ final class IndexerKernels {
             }
         });
         int cap = (int) scores.shape()[1];
-        b.o.forRange("i", t / 16, i -> b.submit(k, in(scores.block(16, cap).at(i, 0)), in(pos.block(16, 1).at(i, 0)),
+        b.grid(t / 16, k, i -> Dsv4Build.args(in(scores.block(16, cap).at(i, 0)), in(pos.block(16, 1).at(i, 0)),
                 outExisting(out.block(16, kAll).at(i, 0)), scalar(i.times(16))));
     }
 
@@ -426,7 +426,7 @@ final class IndexerKernels {
                         .select(tr, mk, tr, negK).store(tr, oc, rr, 0);
             }
         });
-        b.o.forRange("i", t / 2, i -> b.submit(k, in(pos.block(2, 1).at(i, 0)), in(oriTable),
+        b.grid(t / 2, k, i -> Dsv4Build.args(in(pos.block(2, 1).at(i, 0)), in(oriTable),
                 in(topk.block(2, kAll).at(i, 0)), outExisting(swa.block(2, win).at(i, 0)),
                 outExisting(cmpIdx.block(2, kAll).at(i, 0)), scalar(i.times(2))));
     }

@@ -88,7 +88,7 @@ final class MoeKernels {
             Tiles.quantRows(kb, xs, y, amax, sq, num, q8);
             kb.store(q8, oQ, 0, 0).fill(num, 1).div(num, num, sq).mul(num, num, acc).store(num, oS, 0, 0);
         });
-        b.o.forRange("i", t / 8, i -> b.submit(norm, in(xMixed.block(8, d).at(i, 0)), in(normW.reshape(1, d)),
+        b.grid(t / 8, norm, i -> Dsv4Build.args(in(xMixed.block(8, d).at(i, 0)), in(normW.reshape(1, d)),
                 outExisting(xg.block(8, d).at(i, 0)), outExisting(out.xNormI8().block(8, d).at(i, 0)),
                 outExisting(out.xNormScale().block(8, 1).at(i, 0)), outExisting(inv.block(8, 1).at(i, 0))));
 
@@ -109,7 +109,7 @@ final class MoeKernels {
                 kb.store(tc, o, mi, 0);
             });
         });
-        b.o.forRange("n", e / nt, n -> b.submit(mm, in(xg), in(gateW.at(n.times(nt), 0).size(nt, d)),
+        b.grid(e / nt, mm, n -> Dsv4Build.args(in(xg), in(gateW.at(n.times(nt), 0).size(nt, d)),
                 outExisting(logits.at(0, n.times(nt)).size(t, nt))));
 
         // scores = sqrt(softplus(inv_rms·logits)); indices = top-k of scores + bias (ties: lower id first)
@@ -131,7 +131,7 @@ final class MoeKernels {
                     .relu(s, s).add(s, s, a).sqrt(s, s).store(s, oS, 0, 0);
             kb.load(br, bs, 0, 0).colBroadcast(Fn.Binary.ADD, a, s, br).topK(vals, idx, a, k).store(idx, oI, 0, 0);
         });
-        b.o.forRange("i", t / 8, i -> b.submit(topk, in(logits.block(8, e).at(i, 0)), in(inv.block(8, 1).at(i, 0)),
+        b.grid(t / 8, topk, i -> Dsv4Build.args(in(logits.block(8, e).at(i, 0)), in(inv.block(8, 1).at(i, 0)),
                 in(gateBias.reshape(1, e)), outExisting(scores.block(8, e).at(i, 0)),
                 outExisting(out.indices().block(8, k).at(i, 0))));
 
@@ -161,7 +161,7 @@ final class MoeKernels {
                 kb.div(w[j], w[j], den).muls(w[j], w[j], scale).store(w[j], o, 0, j);
             }
         });
-        b.o.forRange("i", t / 8, i -> b.submit(wts, in(scores.block(8, e).at(i, 0)),
+        b.grid(t / 8, wts, i -> Dsv4Build.args(in(scores.block(8, e).at(i, 0)),
                 in(out.indices().block(8, k).at(i, 0)), outExisting(out.weights().block(8, k).at(i, 0))));
     }
 
@@ -364,14 +364,14 @@ final class MoeKernels {
         TensorVar hSd = b.alloc("shared_h_sd");
         KernelRef k13 = w13(b, moe, "shared_w13");
         KernelRef k2 = w2(b, moe, "shared_w2", false);
-        b.o.forRange("i", t / 16, i -> b.submit(k13, in(own.xNormI8().block(16, d).at(i, 0)),
+        b.grid(t / 16, k13, i -> Dsv4Build.args(in(own.xNormI8().block(16, d).at(i, 0)),
                 in(own.xNormScale().block(16, 1).at(i, 0)), in(w1), in(w1s.reshape(1, inter)), in(w3),
                 in(w3s.reshape(1, inter)), outExisting(hI8.block(16, inter).at(i, 0)),
                 outExisting(hSd.block(16, 1).at(i, 0))));
-        b.o.forRange("i", t / 16, i -> b.o.forRange("c", d / nd, c -> b.submit(k2,
-                in(hI8.block(16, inter).at(i, 0)), in(hSd.block(16, 1).at(i, 0)),
+        b.grid(t / 16, d / nd, k2, (i, c) -> Dsv4Build.args(in(hI8.block(16, inter).at(i, 0)),
+                in(hSd.block(16, 1).at(i, 0)),
                 in(w2.at(c.times(nd), 0).size(nd, inter)), in(w2s.reshape(1, d).at(0, c.times(nd)).size(1, nd)),
-                outExisting(sh.at(i.times(16), c.times(nd)).size(16, nd)))));
+                outExisting(sh.at(i.times(16), c.times(nd)).size(16, nd))));
     }
 
     /**
@@ -403,7 +403,7 @@ final class MoeKernels {
             kb.store(acc, o, 0, 0);
         });
         long base = (long) rank * t;
-        b.o.forRange("i", t / 16, i -> b.o.forRange("c", d / nd, c -> {
+        b.grid(t / 16, d / nd, k, (i, c) -> {
             TaskArg[] args = new TaskArg[ranks + 2];
             args[0] = in(sh.at(i.times(16), c.times(nd)).size(16, nd));
             for (int r = 0; r < ranks; r++) {
@@ -411,7 +411,7 @@ final class MoeKernels {
                         .size((long) (nl - 1) * lanes + 16, nd));
             }
             args[ranks + 1] = outExisting(ffnOut.at(i.times(16), c.times(nd)).size(16, nd));
-            b.submit(k, args);
-        }));
+            return args;
+        });
     }
 }

@@ -81,9 +81,9 @@ public final class MtpKernels {
                 });
                 TensorVar h2 = h.reshape(t, (long) hc * d);
                 TensorVar o2 = out.reshape(t, (long) hc * d);
-                o.forRange("i", t / 8, i -> o.forRange("j", hc, j -> b.submit(add,
-                        in(e.block(8, d).at(i, 0)), in(h2.at(i.times(8), j.times(d)).size(8, d)),
-                        outExisting(o2.at(i.times(8), j.times(d)).size(8, d)))));
+                b.grid(t / 8, hc, add, (i, j) -> Dsv4Build.args(in(e.block(8, d).at(i, 0)),
+                        in(h2.at(i.times(8), j.times(d)).size(8, d)),
+                        outExisting(o2.at(i.times(8), j.times(d)).size(8, d))));
             });
         });
         return b.p.build();
@@ -116,7 +116,7 @@ public final class MtpKernels {
             Tiles.quantRows(kb, xs, y, amax, sq, num, q8);
             kb.store(q8, oq, 0, 0).fill(num, 1).div(num, num, sq).store(num, os, 0, 0);
         });
-        b.o.forRange("i", rows / 8, i -> b.submit(k, in(x.block(8, d).at(i, 0)), in(normW.reshape(1, d)),
+        b.grid(rows / 8, k, i -> Dsv4Build.args(in(x.block(8, d).at(i, 0)), in(normW.reshape(1, d)),
                 in(smooth.reshape(1, d)), outExisting(q.block(8, d).at(i, 0)), outExisting(sd.block(8, 1).at(i, 0))));
     }
 
@@ -144,10 +144,10 @@ public final class MtpKernels {
             kb.cast(f, accI).load(col, s, 0, 0).rowBroadcast(Fn.Binary.MUL, f, f, col).load(row, wst, 0, 0)
                     .colBroadcast(Fn.Binary.MUL, f, f, row).store(f, o, 0, 0);
         });
-        b.o.forRange("i", rows / 16, i -> b.o.forRange("n", d / nc, n -> b.submit(k,
-                in(q.block(16, d).at(i, 0)), in(sd.block(16, 1).at(i, 0)), in(w.at(n.times(nc), 0).size(nc, d)),
+        b.grid(rows / 16, d / nc, k, (i, n) -> Dsv4Build.args(in(q.block(16, d).at(i, 0)), in(sd.block(16, 1).at(i, 0)),
+                in(w.at(n.times(nc), 0).size(nc, d)),
                 in(ws.reshape(1, d).at(0, n.times(nc)).size(1, nc)),
-                outExisting(y.at(i.times(16), n.times(nc)).size(16, nc)))));
+                outExisting(y.at(i.times(16), n.times(nc)).size(16, nc))));
     }
 
     /** {@code mtp_head}: pre_hc_hidden_out [T, HC, D] and {@link MtpSignature#head} in, hidden_out [T, D] bf16. */
@@ -200,7 +200,7 @@ public final class MtpKernels {
                             .store(xh[0], ot, 0, 0);
                 });
                 TensorVar x2 = v.get("pre_hc_hidden_out").reshape(t, k);
-                o.forRange("i", t / 8, i -> b.submit(headK, in(x2.block(8, k).at(i, 0)), in(v.get("mtp_hc_head_fn")),
+                b.grid(t / 8, headK, i -> Dsv4Build.args(in(x2.block(8, k).at(i, 0)), in(v.get("mtp_hc_head_fn")),
                         in(v.get("mtp_hc_head_scale").reshape(1, 1)), in(v.get("mtp_hc_head_base").reshape(1, hc)),
                         outExisting(xHead.block(8, d).at(i, 0))));
                 int dc = Dsv4Build.tileOf(d, 128);
@@ -217,7 +217,7 @@ public final class MtpKernels {
                     kb.load(xs, x, 0, 0).rowBroadcast(Fn.Binary.MUL, xs, xs, acc).load(wr, w, 0, 0)
                             .colBroadcast(Fn.Binary.MUL, xs, xs, wr).store(xs, ot, 0, 0);
                 });
-                o.forRange("i", t / 8, i -> b.submit(norm, in(xHead.block(8, d).at(i, 0)),
+                b.grid(t / 8, norm, i -> Dsv4Build.args(in(xHead.block(8, d).at(i, 0)),
                         in(v.get("mtp_norm_w").reshape(1, d)), outExisting(out.block(8, d).at(i, 0))));
             });
         });

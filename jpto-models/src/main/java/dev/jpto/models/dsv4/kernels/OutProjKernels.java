@@ -12,8 +12,13 @@ import dev.jpto.compiler.dsl.KScalar;
 import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.Orch;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TensorVar;
+import dev.jpto.compiler.ir.Affine;
 import dev.jpto.isa.op.Fn;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The grouped low-rank output projection (decomposition §2.4 steps 28–31) and hc_post (32–33): o_packed →
@@ -87,17 +92,35 @@ final class OutProjKernels {
             }));
         });
         TensorVar woA2 = woA.reshape((long) g * ol, gin);
-        b.o.scope(() -> b.o.forRange("gi", g, gi -> {
-            b.o.forRange("n", ol / nca, n -> b.submit(projA, in(oPacked.at(gi.times(t), 0).size(t, gin)),
-                    in(woA2.at(gi.times(ol).plus(n.times(nca)), 0).size(nca, gin)),
-                    outExisting(oR.at(0, gi.times(ol).plus(n.times(nca))).size(t, nca))));
-            b.o.forRange("c", t / qr, c -> b.submit(quant, in(oR.at(c.times(qr), gi.times(ol)).size(qr, ol)),
-                    outExisting(oR8.at(c.times(qr), gi.times(ol)).size(qr, ol)),
-                    outExisting(dq.at(gi, c.times(qr)).size(1, qr))));
-            b.o.forRange("n", d / ncb, n -> b.submit(projB, in(oR8.at(0, gi.times(ol)).size(t, ol)),
-                    in(woB.at(n.times(ncb), gi.times(ol)).size(ncb, ol)),
-                    outExisting(partials.at(0, gi.times(d).plus(n.times(ncb))).size(t, ncb))));
-        }));
+        // the original's manual scope: no TensorMap dependencies, only the explicit ones (spec §4.1): proj_a after
+        // merge_norm and rope, quant[g] after proj_a[g, *], proj_b[g, *] after quant[g, *], proj_b_act after every
+        // proj_b. Labels name single tasks, so the group loop is unrolled here.
+        List<String> projBs = new ArrayList<>();
+        b.o.manualScope(() -> {
+            for (int gi = 0; gi < g; gi++) {
+                List<String> as = new ArrayList<>();
+                for (int n = 0; n < ol / nca; n++) {
+                    as.add("proj_a_g" + gi + "_n" + n);
+                    b.o.submit(SubmitOptions.labelled(as.getLast()).withAfter(SparseAttnKernels.MERGE_NORM,
+                                    SparseAttnKernels.ROPE), projA, in(oPacked.at(gi * t, 0).size(t, gin)),
+                            in(woA2.at(gi * ol + n * nca, 0).size(nca, gin)),
+                            outExisting(oR.at(0, gi * ol + n * nca).size(t, nca)));
+                }
+                List<String> qs = new ArrayList<>();
+                for (int c = 0; c < t / qr; c++) {
+                    qs.add("quant_g" + gi + "_c" + c);
+                    b.o.submit(SubmitOptions.labelled(qs.getLast()).withAfter(as.toArray(String[]::new)), quant,
+                            in(oR.at(c * qr, gi * ol).size(qr, ol)), outExisting(oR8.at(c * qr, gi * ol).size(qr, ol)),
+                            outExisting(dq.at(gi, c * qr).size(1, qr)));
+                }
+                for (int n = 0; n < d / ncb; n++) {
+                    projBs.add("proj_b_g" + gi + "_n" + n);
+                    b.o.submit(SubmitOptions.labelled(projBs.getLast()).withAfter(qs.toArray(String[]::new)), projB,
+                            in(oR8.at(0, gi * ol).size(t, ol)), in(woB.at(n * ncb, gi * ol).size(ncb, ol)),
+                            outExisting(partials.at(0, gi * d + n * ncb).size(t, ncb)));
+                }
+            }
+        });
 
         // 31: attn_out = bf16(Σ_g float(p_g)·dq[g, t] · wo_b_scale), 32 rows × 512 columns per task
         int nc = Dsv4Build.tileOf(d, 512);
@@ -122,10 +145,12 @@ final class OutProjKernels {
             });
         });
         TensorVar pView = partials;
-        b.o.forRange("c", d / nc, c -> b.o.forRange("r", t / rows, rr -> b.submit(act,
+        Affine c = Orch.blockDiv(t / rows);
+        Affine rr = Orch.blockMod(t / rows);
+        b.o.submit(SubmitOptions.blocks(d / nc * (t / rows)).withAfter(projBs.toArray(String[]::new)), act,
                 in(pView.at(rr.times(rows), c.times(nc)).size(rows, (long) (g - 1) * d + nc)),
                 in(dq.at(0, rr.times(rows)).size(g, rows)), in(woBScale.reshape(1, d).at(0, c.times(nc)).size(1, nc)),
-                outExisting(attnOut.at(rr.times(rows), c.times(nc)).size(rows, nc)))));
+                outExisting(attnOut.at(rr.times(rows), c.times(nc)).size(rows, nc)));
     }
 
     /**
@@ -161,10 +186,10 @@ final class OutProjKernels {
                 throw new IllegalArgumentException("hc_post_prefill tiles 4 rows: num_tokens=" + nt
                         + " must be a multiple of 4");
             }
-            b.o.scope(() -> b.o.forRange("i", nt / 4, i -> b.o.forRange("oc", hc, oc -> b.submit(k,
+            b.o.scope(() -> b.grid(nt / 4, hc, k, (i, oc) -> Dsv4Build.args(
                     in(attnOut.at(i.times(4), 0).size(4, d)), in(xh2.at(i.times(4), 0).size(4, (long) hc * d)),
                     in(post.at(i.times(4), 0).size(4, hc)), in(comb.at(i.times(4), 0).size(4, (long) hc * hc)),
-                    outExisting(xo2.at(i.times(4), oc.times(d)).size(4, d)), scalar(oc)))));
+                    outExisting(xo2.at(i.times(4), oc.times(d)).size(4, d)), scalar(oc))));
         }
         if (nt < t) {
             KernelRef pad = b.aiv("hc_post_inactive_pad", kb -> {

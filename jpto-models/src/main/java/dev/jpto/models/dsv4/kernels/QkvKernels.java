@@ -16,12 +16,16 @@ import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.op.Fn;
 
 /** RoPE rows and qkv_proj_rope (decomposition §2.3 steps 11–21): q, kv, qr, qr_scale and the kv cache write. */
 final class QkvKernels {
+    /** Label of the original's {@code late_dep} barrier, which kv_proj_matmul waits for. */
+    static final String LATE_DEP = "late_dep";
+
     private QkvKernels() {
     }
 
@@ -55,7 +59,7 @@ final class QkvKernels {
             kb.load(idx, p, 0, 0).loadRows(v, fc, idx, 0, 0).store(v, oc, 0, 0).loadRows(v, fs, idx, 0, 0)
                     .store(v, os, 0, 0);
         });
-        b.o.forRange("i", t / 8, i -> b.submit(rows, in(freqsCos), in(freqsSin), in(pos.block(8, 1).at(i, 0)),
+        b.grid(t / 8, rows, i -> Dsv4Build.args(in(freqsCos), in(freqsSin), in(pos.block(8, 1).at(i, 0)),
                 outExisting(cosT.block(8, r).at(i, 0)), outExisting(sinT.block(8, r).at(i, 0))));
 
         TensorVar q = b.alloc("q");
@@ -67,7 +71,7 @@ final class QkvKernels {
         TensorVar swap = b.alloc("q_rope_swap_idx");
         // 12: interleaved cos, signed sin (forward), pair-swap index
         KernelRef prep = ropePrepare(b, "q_rope_prepare", false);
-        b.o.forRange("i", t / 8, i -> b.submit(prep, in(cosT.block(8, r).at(i, 0)), in(sinT.block(8, r).at(i, 0)),
+        b.grid(t / 8, prep, i -> Dsv4Build.args(in(cosT.block(8, r).at(i, 0)), in(sinT.block(8, r).at(i, 0)),
                 outExisting(cosIl.block(8, r).at(i, 0)), outExisting(sinSg.block(8, r).at(i, 0)),
                 outExisting(swap.block(8, r).at(i, 0))));
 
@@ -78,12 +82,12 @@ final class QkvKernels {
         int nc = Dsv4Build.tileOf(ql, 128);
         int kh = d / 2;
         KernelRef qrMm = Tiles.splitK(b, "qr_proj_matmul", BF16, t, kh, nc, 256);
-        b.o.forRange("n", ql / nc, n -> b.o.forRange("s", 2, s -> b.submit(qrMm,
-                in(xNormed.at(0, s.times(kh)).size(t, kh)), in(wqA.at(s.times(kh), n.times(nc)).size(kh, nc)),
-                outExisting(qrParts.at(s.times(t), n.times(nc)).size(t, nc)))));
+        b.grid(ql / nc, 2, qrMm, (n, s) -> Dsv4Build.args(in(xNormed.at(0, s.times(kh)).size(t, kh)),
+                in(wqA.at(s.times(kh), n.times(nc)).size(kh, nc)),
+                outExisting(qrParts.at(s.times(t), n.times(nc)).size(t, nc))));
         KernelRef qrRed = Tiles.reduceParts(b, "qr_proj_reduce", 2, t, nc);
-        b.o.forRange("i", t / 16, i -> b.o.forRange("n", ql / nc, n -> b.submit(qrRed, in(qrParts),
-                outExisting(qr32.at(i.times(16), n.times(nc)).size(16, nc)), scalar(i.times(16)), scalar(n.times(nc)))));
+        b.grid(t / 16, ql / nc, qrRed, (i, n) -> Dsv4Build.args(in(qrParts),
+                outExisting(qr32.at(i.times(16), n.times(nc)).size(16, nc)), scalar(i.times(16)), scalar(n.times(nc))));
         KernelRef quant = b.aiv("qr_rms_norm_quant", kb -> {
             KTensor x = kb.input("qr_fp32", FP32, 2);
             KTensor g = kb.input("gamma_cq", BF16, 2);
@@ -109,7 +113,7 @@ final class QkvKernels {
                     .rowBroadcast(Fn.Binary.MUL, y, y, sq).cast(q8, y, RoundingMode.RINT).store(q8, oq, 0, 0)
                     .store(q8, om, 0, 0).fill(num, 1).div(num, num, sq).store(num, os, 0, 0);
         });
-        b.o.forRange("i", t / 8, i -> b.submit(quant, in(qr32.block(8, ql).at(i, 0)), in(gammaCq.reshape(1, ql)),
+        b.grid(t / 8, quant, i -> Dsv4Build.args(in(qr32.block(8, ql).at(i, 0)), in(gammaCq.reshape(1, ql)),
                 outExisting(qr.block(8, ql).at(i, 0)), outExisting(qrScale.block(8, 1).at(i, 0)),
                 outExisting(qrI8.block(8, ql).at(i, 0))));
 
@@ -132,7 +136,7 @@ final class QkvKernels {
                 kb.store(tc, o, mi, n);
             }));
         });
-        b.o.forRange("j", qCols / nb, j -> b.submit(qMm, in(qrI8), in(wqB.at(0, j.times(nb)).size(ql, nb)),
+        b.grid(qCols / nb, qMm, j -> Dsv4Build.args(in(qrI8), in(wqB.at(0, j.times(nb)).size(ql, nb)),
                 outExisting(qProj.at(0, j.times(nb)).size(t, nb))));
 
         // 17: dequant, per-head RMS, RoPE on the rope lanes, bf16; 4 heads × all rows per task
@@ -179,7 +183,7 @@ final class QkvKernels {
             });
         });
         TensorVar q2 = q.reshape(t, (long) h * hd);
-        b.o.forRange("j", h / hpt, j -> b.submit(deq, in(qProj.at(0, j.times(hpt * hd)).size(t, hpt * hd)),
+        b.grid(h / hpt, deq, j -> Dsv4Build.args(in(qProj.at(0, j.times(hpt * hd)).size(t, hpt * hd)),
                 in(qrScale), in(wqBScale.reshape(1, qCols).at(0, j.times(hpt * hd)).size(1, hpt * hd)), in(cosIl),
                 in(sinSg), in(swap.at(0, 0).size(1, r)), outExisting(q2.at(0, j.times(hpt * hd)).size(t, hpt * hd))));
 
@@ -189,13 +193,14 @@ final class QkvKernels {
         int kq = d / 4;
         int nck = Dsv4Build.tileOf(hd, 128);
         KernelRef kvMm = Tiles.splitK(b, "kv_proj_matmul", BF16, t, kq, nck, 128);
-        b.o.forRange("n", hd / nck, n -> b.o.forRange("s", 4, s -> b.submit(kvMm,
-                in(xNormed.at(0, s.times(kq)).size(t, kq)), in(wkv.at(s.times(kq), n.times(nck)).size(kq, nck)),
-                outExisting(kvParts.at(s.times(t), n.times(nck)).size(t, nck)))));
+        b.grid(SubmitOptions.after(LATE_DEP), hd / nck, 4, kvMm, (n, s) -> Dsv4Build.args(
+                in(xNormed.at(0, s.times(kq)).size(t, kq)),
+                in(wkv.at(s.times(kq), n.times(nck)).size(kq, nck)),
+                outExisting(kvParts.at(s.times(t), n.times(nck)).size(t, nck))));
         KernelRef kvRed = Tiles.reduceParts(b, "kv_proj_reduce", 4, t, nck);
-        b.o.forRange("i", t / 16, i -> b.o.forRange("n", hd / nck, n -> b.submit(kvRed, in(kvParts),
+        b.grid(t / 16, hd / nck, kvRed, (i, n) -> Dsv4Build.args(in(kvParts),
                 outExisting(kv32.at(i.times(16), n.times(nck)).size(16, nck)), scalar(i.times(16)),
-                scalar(n.times(nck)))));
+                scalar(n.times(nck))));
         KernelRef kvNorm = b.aiv("kv_rms_norm_rope", kb -> {
             KTensor x = kb.input("kv_fp32", FP32, 2);
             KTensor g = kb.input("gamma_ckv", BF16, 2);
@@ -225,7 +230,7 @@ final class QkvKernels {
             Tiles.rope(kb, fr, c, s, swapCol, rs);
             kb.store(fn, o, 0, 0).store(fr, o, 0, nope);
         });
-        b.o.forRange("i", t / 8, i -> b.submit(kvNorm, in(kv32.block(8, hd).at(i, 0)), in(gammaCkv.reshape(1, hd)),
+        b.grid(t / 8, kvNorm, i -> Dsv4Build.args(in(kv32.block(8, hd).at(i, 0)), in(gammaCkv.reshape(1, hd)),
                 in(cosIl.block(8, r).at(i, 0)), in(sinSg.block(8, r).at(i, 0)), in(swap.at(0, 0).size(1, r)),
                 outExisting(kv.block(8, hd).at(i, 0))));
         return new Out(q, kv, qr, qrScale, cosIl, sinSg, swap, cosT, sinT);

@@ -13,7 +13,10 @@ import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
 import dev.jpto.compiler.dsl.KernelRef;
+import dev.jpto.compiler.dsl.Orch;
+import dev.jpto.compiler.dsl.SubmitOptions;
 import dev.jpto.compiler.dsl.TensorVar;
+import dev.jpto.compiler.ir.Affine;
 import dev.jpto.isa.op.Fn;
 import dev.jpto.models.dsv4.Dsv4Numerics;
 import dev.jpto.models.dsv4.Dsv4Preset;
@@ -24,6 +27,10 @@ import dev.jpto.models.dsv4.Dsv4Preset;
  */
 final class SparseAttnKernels {
     static final int TILE = Dsv4Preset.ATTN_TILE;
+
+    /** Labels of the tasks the output projection's manual scope waits for (explicit dependencies). */
+    static final String MERGE_NORM = "merge_norm";
+    static final String ROPE = "rope";
 
     private SparseAttnKernels() {
     }
@@ -46,7 +53,7 @@ final class SparseAttnKernels {
         TensorVar sinInv = b.alloc("rope_sin_signed");
         // 22: interleaved cos / inverse-signed sin for the query positions
         KernelRef cs = QkvKernels.ropePrepare(b, "rope_cs", true);
-        b.o.forRange("i", t / 8, i -> b.submit(cs, in(cosT.block(8, r).at(i, 0)), in(sinT.block(8, r).at(i, 0)),
+        b.grid(t / 8, cs, i -> Dsv4Build.args(in(cosT.block(8, r).at(i, 0)), in(sinT.block(8, r).at(i, 0)),
                 outExisting(cosIl.block(8, r).at(i, 0)), outExisting(sinInv.block(8, r).at(i, 0))));
 
         // 23: gather the keys, 4 tokens × one 128-slot tile per task; zeros for invalid slots
@@ -55,25 +62,23 @@ final class SparseAttnKernels {
         KernelRef gWin = gather(b, "gather_kv", false, tableLen);
         KernelRef gCmp = gather(b, "gather_kv_cmp", true, tableLen);
         int cmpCols = (int) keys.cmpIdx().shape()[1];
-        b.o.forRange("i", t / 4, i -> {
-            b.submit(gWin, in(keys.swa().at(i.times(4), 0).size(4, TILE)), in(keys.kvCache2d()),
-                    in(keys.cmpTable()), outExisting(sparseKv.at(i.times(4L * pad), 0).size(4L * pad, hd)),
-                    scalar(0));
-            b.o.forRange("j", 1, tiles, j -> b.submit(gCmp, in(keys.cmpIdx().at(i.times(4), 0).size(4, cmpCols)),
-                    in(keys.cmpKv2d()), in(keys.cmpTable()),
-                    outExisting(sparseKv.at(i.times(4L * pad), 0).size(4L * pad, hd)), scalar(j)));
-        });
+        // the original's one grid of (T/4)·3 blocks is two here: the window tile and the compressed tiles
+        b.grid(t / 4, gWin, i -> Dsv4Build.args(in(keys.swa().at(i.times(4), 0).size(4, TILE)),
+                in(keys.kvCache2d()), in(keys.cmpTable()),
+                outExisting(sparseKv.at(i.times(4L * pad), 0).size(4L * pad, hd)), scalar(0)));
+        b.grid(t / 4, tiles - 1, gCmp, (i, j) -> Dsv4Build.args(
+                in(keys.cmpIdx().at(i.times(4), 0).size(4, cmpCols)), in(keys.cmpKv2d()), in(keys.cmpTable()),
+                outExisting(sparseKv.at(i.times(4L * pad), 0).size(4L * pad, hd)), scalar(j.plus(1))));
 
         // 24: additive mask, 16 rows per task: 0 for a valid slot, −3.4e38 otherwise
         TensorVar bias = b.alloc("sparse_bias");
         KernelRef bWin = bias(b, "build_bias", false, tableLen);
         KernelRef bCmp = bias(b, "build_bias_cmp", true, tableLen);
-        b.o.forRange("i", t / 16, i -> {
-            b.submit(bWin, in(keys.swa().at(i.times(16), 0).size(16, TILE)), in(keys.cmpTable()),
-                    outExisting(bias.at(i.times(16), 0).size(16, pad)), scalar(0));
-            b.o.forRange("j", 1, tiles, j -> b.submit(bCmp, in(keys.cmpIdx().at(i.times(16), 0).size(16, cmpCols)),
-                    in(keys.cmpTable()), outExisting(bias.at(i.times(16), 0).size(16, pad)), scalar(j)));
-        });
+        b.grid(t / 16, bWin, i -> Dsv4Build.args(in(keys.swa().at(i.times(16), 0).size(16, TILE)),
+                in(keys.cmpTable()), outExisting(bias.at(i.times(16), 0).size(16, pad)), scalar(0)));
+        b.grid(t / 16, tiles - 1, bCmp, (i, j) -> Dsv4Build.args(
+                in(keys.cmpIdx().at(i.times(16), 0).size(16, cmpCols)), in(keys.cmpTable()),
+                outExisting(bias.at(i.times(16), 0).size(16, pad)), scalar(j.plus(1))));
 
         // 25: per token, per tile, per head batch: m, l and O = bf16(exp(S − m))·V
         TensorVar mi = b.alloc("sparse_blk_mi");
@@ -107,7 +112,7 @@ final class SparseAttnKernels {
         });
         long blk = (long) tiles * h;
         TensorVar q2 = q.reshape((long) t * h, hd);
-        b.o.forRange("tok", t, tok -> b.submit(qk, in(q2.block(h, hd).at(tok, 0)),
+        b.grid(t, qk, tok -> Dsv4Build.args(in(q2.block(h, hd).at(tok, 0)),
                 in(sparseKv.block(pad, hd).at(tok, 0)), in(bias.block(1, pad).at(tok, 0)),
                 outExisting(mi.block(blk, 1).at(tok, 0)), outExisting(li.block(blk, 1).at(tok, 0)),
                 outExisting(oi.block(blk, hd).at(tok, 0))));
@@ -117,15 +122,15 @@ final class SparseAttnKernels {
         TensorVar oPacked = b.alloc("o_packed");
         int hpg = b.m.headsPerGroup();
         int groups = b.m.oGroups();
-        // one task per token (as the original's grid T); the token's heads of group g are rows of o_packed seen
+        // one block per token (the original's grid T); the token's heads of group g are rows of o_packed seen
         // as [G, T, hpg, HD] at (g, tok)
         KernelRef merge = b.aiv("merge_norm", kb -> mergeBody(b, kb, tiles, hpg, nope, r, groups));
         TensorVar o4 = oPacked.reshape(groups, t, hpg, hd);
         TensorVar sinkCol = sink.reshape(h, 1);
-        b.o.forRange("tok", t, tok -> b.submit(merge,
-                in(mi.block(blk, 1).at(tok, 0)), in(li.block(blk, 1).at(tok, 0)), in(oi.block(blk, hd).at(tok, 0)),
-                in(sinkCol), outExisting(o4.at(0, tok, 0, 0).size(groups, 1, hpg, hd)),
-                outExisting(stage.block(h, r).at(tok, 0))));
+        Affine tok = Orch.BLOCK_IDX;
+        b.o.submit(SubmitOptions.blocks(t).withLabel(MERGE_NORM), merge, in(mi.block(blk, 1).at(tok, 0)),
+                in(li.block(blk, 1).at(tok, 0)), in(oi.block(blk, hd).at(tok, 0)), in(sinkCol),
+                outExisting(o4.at(0, tok, 0, 0).size(groups, 1, hpg, hd)), outExisting(stage.block(h, r).at(tok, 0)));
 
         // 27: inverse RoPE of the rope lanes at the query's position, bf16 into o_packed; 4 heads × 64 rows
         int hpt = Dsv4Build.tileOf(hpg, 4);
@@ -152,14 +157,18 @@ final class SparseAttnKernels {
         });
         TensorVar stageRows = stage.reshape(t, (long) h * r);
         TensorVar oCols = oPacked.reshape((long) groups * t, (long) hpg * hd);
-        b.o.forRange("g", groups, g -> b.o.forRange("sub", hpg / hpt, sub -> b.o.forRange("tq", t / rowsPer,
-                tq -> b.submit(rope,
-                        in(stageRows.at(tq.times(rowsPer), g.times((long) hpg * r).plus(sub.times((long) hpt * r)))
-                                .size(rowsPer, (long) hpt * r)),
-                        in(cosIl.at(tq.times(rowsPer), 0).size(rowsPer, r)),
-                        in(sinInv.at(tq.times(rowsPer), 0).size(rowsPer, r)), in(swap.at(0, 0).size(1, r)),
-                        outExisting(oCols.at(g.times(t).plus(tq.times(rowsPer)), 0).size(rowsPer, (long) hpg * hd)),
-                        scalar(sub.times(hpt))))));
+        // one grid over (g, sub, tq), row-major
+        int tqs = t / rowsPer;
+        Affine g = Orch.blockDiv((long) (hpg / hpt) * tqs);
+        Affine sub = Orch.blockDivMod(tqs, hpg / hpt);
+        Affine tq = Orch.blockMod(tqs);
+        b.o.submit(SubmitOptions.blocks(groups * (hpg / hpt) * tqs).withLabel(ROPE), rope,
+                in(stageRows.at(tq.times(rowsPer), g.times((long) hpg * r).plus(sub.times((long) hpt * r)))
+                        .size(rowsPer, (long) hpt * r)),
+                in(cosIl.at(tq.times(rowsPer), 0).size(rowsPer, r)),
+                in(sinInv.at(tq.times(rowsPer), 0).size(rowsPer, r)), in(swap.at(0, 0).size(1, r)),
+                outExisting(oCols.at(g.times(t).plus(tq.times(rowsPer)), 0).size(rowsPer, (long) hpg * hd)),
+                scalar(sub.times(hpt)));
         return oPacked;
     }
 
@@ -292,7 +301,8 @@ final class SparseAttnKernels {
         /** Fills safe/valid for row {@code r} of the index tensor at column {@code c0}. */
         void rowSlots(KernelBuilder kb, KTensor idx, Object r, Object c0) {
             kb.load(row, idx, r, c0).transpose(col, row).compareScalar(Fn.Compare.GE, vm, col, 0)
-                    .fill(valid, 0).fill(tmp, 1).select(valid, vm, tmp, valid).binaryScalar(Fn.Binary.MAX, safe, col, 0);
+                    .fill(valid, 0).fill(tmp, 1).select(valid, vm, tmp, valid).binaryScalar(Fn.Binary.MAX, safe, col,
+                            0);
             if (!cmp) {
                 return;
             }
