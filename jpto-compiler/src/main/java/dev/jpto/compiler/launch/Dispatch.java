@@ -89,7 +89,8 @@ final class Dispatch {
                     + chip.deviceId() + " but the run config asks for platform=" + config.platform().text()
                     + " device_id=" + config.deviceId() + "; open a ChipWorker for that chip or change the config");
         }
-        if (!OsEnv.chipOptions(config.osEnv()).equals(chip.options())) {
+        // hostChips is how the chip was opened (alone or as one of an L3 run's chips), not part of os_env
+        if (!OsEnv.chipOptions(config.osEnv()).withHostChips(chip.options().hostChips()).equals(chip.options())) {
             throw new IllegalArgumentException("this worker's chip was opened with options " + chip.options()
                     + " but the run config's os_env=" + config.osEnv() + " asks for "
                     + OsEnv.chipOptions(config.osEnv()) + "; open a ChipWorker with this config");

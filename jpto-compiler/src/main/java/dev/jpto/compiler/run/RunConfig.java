@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  *
  * @param platform         the chip ({@code a2a3sim} by default); host-only: chooses the chip that is opened
  * @param deviceId         the device index (default 0); host-only
- * @param aicpuThreadNum   AICPU threads (1 orchestrator + schedulers); 0 = the platform's default, else ≥ 2
+ * @param aicpuThreadNum   AICPU threads (1 orchestrator + schedulers); 0 = the platform's default capped by the
+ *                         host's cores ({@code Platform.hostAicpuThreadNum}), else ≥ 2
  * @param enableChipSwimlane swimlane trace level 0–4
  * @param enableDumpArgs   argument dump level 0–3
  * @param enablePmu        PMU event type, 0 = off

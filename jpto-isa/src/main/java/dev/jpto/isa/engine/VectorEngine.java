@@ -5,6 +5,7 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.Tensor;
 import dev.jpto.isa.Tile;
+import dev.jpto.isa.engine.simd.Conversions;
 import dev.jpto.isa.engine.simd.FloatLanes;
 import dev.jpto.isa.engine.simd.FloatRows;
 import dev.jpto.isa.engine.simd.FloatSegments;
@@ -40,8 +41,10 @@ import jdk.incubator.vector.FloatVector;
  * summation orders), or 1 ulp of a bf16/fp16 tile where the final rounding to it dominates; with a NaN or
  * infinite term both give the same non-finite result.
  * </ul>
- * Ops that gain nothing from vectors (top-k, cum-sum, transpose, quantize/dequantize, iota, int64 and
- * converting or column-strided loads/stores) run the reference engine's code.
+ * Loads and stores between float dtypes (bf16/fp16 ↔ fp32) over contiguous rows, and casts from integer tiles to
+ * fp32 or to another integer type (saturating), convert a vector at a time ({@link Conversions}). Ops that gain
+ * nothing from vectors (top-k, cum-sum, transpose, quantize/dequantize, iota, int64, float → int casts and
+ * column-strided or integer-converting loads/stores) run the reference engine's code.
  *
  * <p>Thread-safe: scratch buffers (row buffers, matmul packing) are per thread and reused across calls, so run
  * it on long-lived worker threads (a fresh thread per task, virtual or not, would allocate them per task).
@@ -58,6 +61,19 @@ public final class VectorEngine implements TileEngine {
 
     @Override
     public void load(Tile dst, Tensor src, long[] offsets, int validRows, int validCols) {
+        if (convertsFloatRows(src, dst)) {
+            OpChecks.load(dst, src, offsets, validRows, validCols);
+            Workspace w = Workspace.forRows(validCols);
+            long base = Moves.baseElement(src, offsets);
+            long stride = Moves.rowStride(src);
+            int size = src.dtype().byteSize();
+            for (int r = 0; r < validRows; r++) {
+                Conversions.readFloats(src.dtype(), src.buffer(), (base + r * stride) * size, validCols, w.fa);
+                FloatRows.write(dst, r, validCols, w.fa);
+            }
+            dst.setValid(validRows, validCols);
+            return;
+        }
         if (!Moves.rowsContiguous(src, dst)) {
             REFERENCE.load(dst, src, offsets, validRows, validCols);
             return;
@@ -91,12 +107,31 @@ public final class VectorEngine implements TileEngine {
 
     @Override
     public void store(Tile src, Tensor dst, long[] offsets) {
+        if (convertsFloatRows(dst, src)) {
+            OpChecks.store(src, dst, offsets);
+            int cols = src.validCols();
+            Workspace w = Workspace.forRows(cols);
+            long base = Moves.baseElement(dst, offsets);
+            long stride = Moves.rowStride(dst);
+            int size = dst.dtype().byteSize();
+            for (int r = 0; r < src.validRows(); r++) {
+                FloatRows.read(src, r, cols, w.fa);
+                Conversions.writeFloats(dst.dtype(), w.fa, cols, dst.buffer(), (base + r * stride) * size);
+            }
+            return;
+        }
         if (!Moves.rowsContiguous(dst, src)) {
             REFERENCE.store(src, dst, offsets);
             return;
         }
         OpChecks.store(src, dst, offsets);
         Moves.store(src, dst, offsets);
+    }
+
+    /** A load or store between different float dtypes over contiguous rows: converted a vector at a time. */
+    private static boolean convertsFloatRows(Tensor t, Tile tile) {
+        return t.dtype() != tile.dtype() && Conversions.isFloat(t.dtype()) && Conversions.isFloat(tile.dtype())
+                && t.stride(t.rank() - 1) == 1;
     }
 
     @Override
@@ -337,8 +372,24 @@ public final class VectorEngine implements TileEngine {
                 FloatRows.read(src, r, cols, w.fa);
                 FloatRows.write(dst, r, cols, w.fa);
             }
+        } else if (IntLanes.fits(src.dtype()) && (dst.dtype() == DType.FP32 || IntLanes.fits(dst.dtype()))) {
+            // int → fp32 rounds like (float) long; int → int saturates to the target's range (the rounding mode
+            // does not apply to integers)
+            OpChecks.cast(dst, src);
+            Workspace w = Workspace.forRows(cols);
+            for (int r = 0; r < rows; r++) {
+                IntLanes.read(src, r, cols, w.ia);
+                if (dst.dtype() == DType.FP32) {
+                    Conversions.intsToFloats(w.ia, w.fa, cols);
+                    FloatRows.write(dst, r, cols, w.fa);
+                } else {
+                    Conversions.clamp(w.ia, (int) dst.dtype().minValue(), (int) dst.dtype().maxValue(), w.id, cols);
+                    IntLanes.write(dst, r, cols, w.id);
+                }
+            }
         } else {
-            REFERENCE.cast(dst, src, mode); // float → int rounding modes, int → float: the shared per-element rule
+            // float → int rounding modes, int → bf16/fp16 (rounded once from the integer), int64: the shared rule
+            REFERENCE.cast(dst, src, mode);
             return;
         }
         dst.setValid(rows, cols);

@@ -5,7 +5,7 @@ import dev.jpto.isa.op.Fn;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -23,10 +23,13 @@ public final class FloatLanes {
     private static final VectorSpecies<Double> D = Species.D;
     private static final int V = Species.V;
     private static final int H = Species.V / 2;
-    /** For {@link #sumLanes}: 8, 4 and 2 fp32 lanes (null where the vector is not wider; constants, so C2 inlines). */
-    private static final VectorSpecies<Float> HALF_OF_16 = narrower(512);
-    private static final VectorSpecies<Float> HALF_OF_8 = narrower(256);
-    private static final VectorSpecies<Float> HALF_OF_4 = narrower(128);
+    /**
+     * For {@link #sumLanes}: lane i takes lane i + 8, 4, 2 (mod V), null where the vector is not wider. A rotation on
+     * the full register (one permute) instead of adding the two halves as narrower vectors (two shape changes).
+     */
+    private static final VectorShuffle<Float> ROTATE_8 = rotation(8);
+    private static final VectorShuffle<Float> ROTATE_4 = rotation(4);
+    private static final VectorShuffle<Float> ROTATE_2 = rotation(2);
 
     private FloatLanes() {
     }
@@ -256,15 +259,16 @@ public final class FloatLanes {
         if (V > 16) { // wider than 512 bits (SVE only)
             return foldInPairs(s.toArray());
         }
+        // lane i of each step is lane i + lane i + d, the same operands in the same order as the pairing above
         FloatVector v = s;
         if (V == 16) {
-            v = halves(v, HALF_OF_16);
+            v = v.add(v.rearrange(ROTATE_8));
         }
         if (V >= 8) {
-            v = halves(v, HALF_OF_8);
+            v = v.add(v.rearrange(ROTATE_4));
         }
         if (V >= 4) {
-            v = halves(v, HALF_OF_4);
+            v = v.add(v.rearrange(ROTATE_2));
         }
         return V >= 2 ? v.lane(0) + v.lane(1) : v.lane(0);
     }
@@ -279,14 +283,9 @@ public final class FloatLanes {
         return lanes[0];
     }
 
-    /** Lane i of the result is lane i plus lane i + half of {@code v}: its lower half plus its upper half. */
-    private static FloatVector halves(FloatVector v, VectorSpecies<Float> half) {
-        return ((FloatVector) v.reinterpretShape(half, 0)).add((FloatVector) v.reinterpretShape(half, 1));
-    }
-
-    /** fp32 lanes in half of {@code bits}, or null when the vector is not wider than that. */
-    private static VectorSpecies<Float> narrower(int bits) {
-        return V * 32 >= bits ? VectorSpecies.of(float.class, VectorShape.forBitSize(bits / 2)) : null;
+    /** The shuffle moving lane i + d to lane i (mod V), or null when {@code 2d} lanes are more than V. */
+    private static VectorShuffle<Float> rotation(int d) {
+        return 2 * d <= V ? VectorShuffle.fromOp(F, i -> (i + d) % V) : null;
     }
 
     /** {@code acc[i] = acc[i] fn x[i]}: one more row of a column reduction, in row order (exact). */

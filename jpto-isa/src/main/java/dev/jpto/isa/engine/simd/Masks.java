@@ -31,25 +31,39 @@ public final class Masks {
     private Masks() {
     }
 
-    private static VectorOperators.Comparison op(Fn.Compare fn) {
+    /*
+     * a fn b lane by lane. Each case names its operator as a constant: the JIT emits a vector compare only for a
+     * constant operator, and a loop-invariant variable one ran the Vector API's per-lane Java fallback.
+     */
+    private static VectorMask<Float> test(Fn.Compare fn, FloatVector a, FloatVector b) {
         return switch (fn) {
-            case EQ -> VectorOperators.EQ;
-            case NE -> VectorOperators.NE;
-            case LT -> VectorOperators.LT;
-            case LE -> VectorOperators.LE;
-            case GT -> VectorOperators.GT;
-            case GE -> VectorOperators.GE;
+            case EQ -> a.compare(VectorOperators.EQ, b);
+            case NE -> a.compare(VectorOperators.NE, b);
+            case LT -> a.compare(VectorOperators.LT, b);
+            case LE -> a.compare(VectorOperators.LE, b);
+            case GT -> a.compare(VectorOperators.GT, b);
+            case GE -> a.compare(VectorOperators.GE, b);
+        };
+    }
+
+    private static VectorMask<Integer> test(Fn.Compare fn, IntVector a, IntVector b) {
+        return switch (fn) {
+            case EQ -> a.compare(VectorOperators.EQ, b);
+            case NE -> a.compare(VectorOperators.NE, b);
+            case LT -> a.compare(VectorOperators.LT, b);
+            case LE -> a.compare(VectorOperators.LE, b);
+            case GT -> a.compare(VectorOperators.GT, b);
+            case GE -> a.compare(VectorOperators.GE, b);
         };
     }
 
     /** {@code out[i] = a[i] fn b[i] ? 1 : 0} (IEEE: NaN compares false except NE). */
     public static void compare(Fn.Compare fn, float[] a, float[] b, byte[] out, int n) {
-        VectorOperators.Comparison op = op(fn);
         ByteVector one = B16 == null ? null : ByteVector.broadcast(B16, (byte) 1);
         ByteVector zero = B16 == null ? null : ByteVector.zero(B16);
         int i = 0;
         for (int upper = B16 == null ? 0 : F.loopBound(n); i < upper; i += F.length()) {
-            VectorMask<Float> m = FloatVector.fromArray(F, a, i).compare(op, FloatVector.fromArray(F, b, i));
+            VectorMask<Float> m = test(fn, FloatVector.fromArray(F, a, i), FloatVector.fromArray(F, b, i));
             zero.blend(one, m.cast(B16)).intoArray(out, i);
         }
         for (; i < n; i++) {
@@ -59,13 +73,12 @@ public final class Masks {
 
     /** {@code out[i] = a[i] fn s ? 1 : 0}. */
     public static void compareScalar(Fn.Compare fn, float[] a, float s, byte[] out, int n) {
-        VectorOperators.Comparison op = op(fn);
         ByteVector one = B16 == null ? null : ByteVector.broadcast(B16, (byte) 1);
         ByteVector zero = B16 == null ? null : ByteVector.zero(B16);
         FloatVector b = FloatVector.broadcast(F, s);
         int i = 0;
         for (int upper = B16 == null ? 0 : F.loopBound(n); i < upper; i += F.length()) {
-            VectorMask<Float> m = FloatVector.fromArray(F, a, i).compare(op, b);
+            VectorMask<Float> m = test(fn, FloatVector.fromArray(F, a, i), b);
             zero.blend(one, m.cast(B16)).intoArray(out, i);
         }
         for (; i < n; i++) {
@@ -75,12 +88,11 @@ public final class Masks {
 
     /** Integer compare on widened int32 lanes (exact). */
     public static void compare(Fn.Compare fn, int[] a, int[] b, byte[] out, int n) {
-        VectorOperators.Comparison op = op(fn);
         ByteVector one = B16 == null ? null : ByteVector.broadcast(B16, (byte) 1);
         ByteVector zero = B16 == null ? null : ByteVector.zero(B16);
         int i = 0;
         for (int upper = B16 == null ? 0 : I.loopBound(n); i < upper; i += I.length()) {
-            VectorMask<Integer> m = IntVector.fromArray(I, a, i).compare(op, IntVector.fromArray(I, b, i));
+            VectorMask<Integer> m = test(fn, IntVector.fromArray(I, a, i), IntVector.fromArray(I, b, i));
             zero.blend(one, m.cast(B16)).intoArray(out, i);
         }
         for (; i < n; i++) {
@@ -90,13 +102,12 @@ public final class Masks {
 
     /** Integer compare with an integer scalar that fits int32 (exact). */
     public static void compareScalar(Fn.Compare fn, int[] a, int s, byte[] out, int n) {
-        VectorOperators.Comparison op = op(fn);
         ByteVector one = B16 == null ? null : ByteVector.broadcast(B16, (byte) 1);
         ByteVector zero = B16 == null ? null : ByteVector.zero(B16);
         IntVector b = IntVector.broadcast(I, s);
         int i = 0;
         for (int upper = B16 == null ? 0 : I.loopBound(n); i < upper; i += I.length()) {
-            VectorMask<Integer> m = IntVector.fromArray(I, a, i).compare(op, b);
+            VectorMask<Integer> m = test(fn, IntVector.fromArray(I, a, i), b);
             zero.blend(one, m.cast(B16)).intoArray(out, i);
         }
         for (; i < n; i++) {
