@@ -1,5 +1,6 @@
 package dev.jpto.models.dsv4;
 
+import java.lang.foreign.MemorySegment;
 import java.util.stream.IntStream;
 
 /**
@@ -136,9 +137,10 @@ final class SparseAttention {
     /**
      * Grouped output projection: per group g, {@code o_r = ob_g · wo_a[g]ᵀ} (fp32), per-(token, group) int8
      * quantisation, {@code p_g = oq · wo_b[:, g]ᵀ} exact, {@code acc = Σ_g p_g·dq[t,g]} in group order, and
-     * {@code attn_out = bf16(acc · wo_b_scale)}. Returns attn_out [T, D] as bf16 values.
+     * {@code attn_out = bf16(acc · wo_b_scale)}. Returns attn_out [T, D] as bf16 values. wo_a [G, O_LORA, D_GROUP_IN]
+     * and wo_b [D, G·O_LORA] are read in place.
      */
-    static float[] project(float[] ob, float[] woA, byte[] woB, float[] woBScale, Dsv4Dims m, int t) {
+    static float[] project(float[] ob, MemorySegment woA, MemorySegment woB, float[] woBScale, Dsv4Dims m, int t) {
         int g = m.oGroups();
         int gin = m.oGroupIn();
         int ol = m.oLora();
@@ -148,7 +150,7 @@ final class SparseAttention {
         for (int gi = 0; gi < g; gi++) {
             // or = ob_g · wo_a[g]ᵀ: A is the group's columns of ob, B the rows of wo_a[g] read in place
             float[] or = Dsv4Matmul.f32(ob, gi * gin, hdAll, t,
-                    Dsv4Matmul.F32B.transposed(woA, gi * ol * gin, ol, gin, gin), true);
+                    new Dsv4Matmul.F32B(woA, (long) gi * ol * gin, gin, ol, 1, gin), true);
             byte[] oq = new byte[t * ol];
             float[] dq = new float[t];
             for (int r = 0; r < t; r++) {
@@ -163,7 +165,7 @@ final class SparseAttention {
                 dq[r] = 1.0f / sq;
             }
             // p_g = oq · wo_b[:, g]ᵀ, wo_b [D, G·O_LORA] read in place
-            int[] pg = Dsv4Matmul.i8(oq, 0, ol, t, Dsv4Matmul.I8B.transposed(woB, gi * ol, d, ol, g * ol));
+            int[] pg = Dsv4Matmul.i8(oq, 0, ol, t, new Dsv4Matmul.I8B(woB, (long) gi * ol, ol, d, 1, g * ol));
             for (int r = 0; r < t; r++) {
                 for (int n = 0; n < d; n++) {
                     acc[r * d + n] += pg[r * d + n] * dq[r];
