@@ -2,10 +2,13 @@ package dev.jpto.models.dsv4;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.stream.IntStream;
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -30,8 +33,15 @@ final class Dsv4Matmul {
     private static final VectorSpecies<Integer> I = VectorSpecies.of(int.class, F.vectorShape());
     /** Columns of one panel: two vectors. */
     private static final int NB = 2 * F.length();
+    /** One panel row of int8 codes. */
+    private static final VectorSpecies<Byte> BP = VectorSpecies.of(byte.class, VectorShape.forBitSize(NB * 8));
 
     private Dsv4Matmul() {
+    }
+
+    /** {@code n} rounded up to whole column panels: an operand padded so will never take the scalar tail. */
+    static int panelRows(int n) {
+        return (n + NB - 1) / NB * NB;
     }
 
     /**
@@ -233,7 +243,7 @@ final class Dsv4Matmul {
         IntStream.range(0, colBlocks).parallel().forEach(blk -> {
             int j = blk * NB;
             float[] panel = new float[Math.min(k, KB_I8) * NB];
-            byte[] run = new byte[Math.max(NB, Math.min(k, KB_I8))];
+            byte[] run = b.kStride() == 1 ? new byte[Math.min(k, KB_I8)] : null;
             for (int k0 = 0; k0 < k; k0 += KB_I8) {
                 int k1 = Math.min(k, k0 + KB_I8);
                 packI8(b, k0, k1, j, panel, run);
@@ -260,12 +270,13 @@ final class Dsv4Matmul {
     /** As {@link #packF32} for int8 codes, widened to fp32 (exactly). */
     private static void packI8(I8B b, int k0, int k1, int j, float[] panel, byte[] run) {
         if (b.jStride() == 1) {
+            // one panel row is NB bytes: one byte vector, widened to fp32 in two halves
             for (int kk = k0; kk < k1; kk++) {
-                b.copyRun(kk, j, run, 0, NB);
+                ByteVector v = ByteVector.fromMemorySegment(BP, b.data(), b.off() + (long) kk * b.kStride() + j,
+                        ByteOrder.nativeOrder());
                 int dst = (kk - k0) * NB;
-                for (int jj = 0; jj < NB; jj++) {
-                    panel[dst + jj] = run[jj];
-                }
+                ((FloatVector) v.convertShape(VectorOperators.B2F, F, 0)).intoArray(panel, dst);
+                ((FloatVector) v.convertShape(VectorOperators.B2F, F, 1)).intoArray(panel, dst + F.length());
             }
         } else {
             for (int jj = 0; jj < NB; jj++) {

@@ -28,11 +28,14 @@ final class SparseAttention {
         float scale = (float) m.softmaxScale();
         float[] ob = new float[p.t() * h * hd];
         IntStream.range(0, numTokens).parallel().forEach(t -> {
-            float[] keys = gather(kvFlat, swaIndices, cmpFlat, cmpTable, cmpIndices, cmpIdxCols, t, win, cmpCols,
+            Keys gathered = gather(kvFlat, swaIndices, cmpFlat, cmpTable, cmpIndices, cmpIdxCols, t, win, cmpCols,
                     blockSize, hd);
-            int nk = keys.length / hd;
-            // QKᵀ of every head at once: the same products and ascending-x sums as one dot product per key
-            float[] dots = Dsv4Matmul.f32(q, t * h * hd, hd, h, Dsv4Matmul.F32B.transposed(keys, 0, nk, hd, hd),
+            float[] keys = gathered.rows();
+            int nk = gathered.count();
+            int nkPad = keys.length / hd;
+            // QKᵀ of every head at once: the same products and ascending-x sums as one dot product per key (the zero
+            // rows that pad the keys to whole panels give columns that are never read)
+            float[] dots = Dsv4Matmul.f32(q, t * h * hd, hd, h, Dsv4Matmul.F32B.transposed(keys, 0, nkPad, hd, hd),
                     false);
             float[] mAll = new float[h];
             float[] lAll = new float[h];
@@ -47,7 +50,7 @@ final class SparseAttention {
                     float[] s = new float[w];
                     float mx = Float.NEGATIVE_INFINITY;
                     for (int j = 0; j < w; j++) {
-                        s[j] = dots[head * nk + k0 + j] * scale;
+                        s[j] = dots[head * nkPad + k0 + j] * scale;
                         mx = Math.max(mx, s[j]);
                     }
                     float l = 0;
@@ -98,11 +101,12 @@ final class SparseAttention {
         return ob;
     }
 
-    /**
-     * The compacted key rows of token t, flat [keys, hd]: valid window columns in order, then valid compressed
-     * columns.
-     */
-    static float[] gather(float[] kvFlat, int[] swaIndices, float[] cmpFlat, int[] cmpTable, int[] cmpIndices,
+    /** A token's key rows, flat [count, hd], followed by zero rows up to a whole number of matmul panels. */
+    record Keys(float[] rows, int count) {
+    }
+
+    /** The compacted key rows of token t: valid window columns in order, then valid compressed columns. */
+    static Keys gather(float[] kvFlat, int[] swaIndices, float[] cmpFlat, int[] cmpTable, int[] cmpIndices,
                           int cmpIdxCols, int t, int win, int cmpCols, int blockSize, int hd) {
         int[] rows = new int[win + (cmpIndices == null ? 0 : Math.min(cmpCols, cmpIdxCols))];
         boolean[] cmp = new boolean[rows.length];
@@ -127,11 +131,11 @@ final class SparseAttention {
                 rows[n++] = blk * blockSize + slot % blockSize;
             }
         }
-        float[] keys = new float[n * hd];
+        float[] keys = new float[Dsv4Matmul.panelRows(n) * hd];
         for (int i = 0; i < n; i++) {
             System.arraycopy(cmp[i] ? cmpFlat : kvFlat, rows[i] * hd, keys, i * hd, hd);
         }
-        return keys;
+        return new Keys(keys, n);
     }
 
     /**
