@@ -45,7 +45,8 @@ final class BenchLoopCommand implements Callable<Integer> {
             description = "warm benchmark rounds of each run, >= 1 (default ${DEFAULT-VALUE})")
     int rounds;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "input seed (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+            description = "input seed (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--dir", paramLabel = "DIR", description = "keep the runs' output dirs here (DIR/fresh with the"
@@ -64,8 +65,8 @@ final class BenchLoopCommand implements Callable<Integer> {
         try {
             base = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("jpto-loop");
         } catch (IOException e) {
-            err.println("jpto bench loop: cannot create the runs' dir " + (dir != null ? dir : "in " + System.getProperty(
-                    "java.io.tmpdir")) + ": " + e.getMessage());
+            err.println("jpto bench loop: cannot create the runs' dir "
+                    + (dir != null ? dir : "in " + System.getProperty("java.io.tmpdir")) + ": " + e.getMessage());
             return ExitCodes.USAGE;
         }
         try {
@@ -179,7 +180,7 @@ final class BenchLoopCommand implements Callable<Integer> {
             return last.matches("\\d+") ? Long.parseLong(last) : -1;
         }
 
-        /** This JVM again: its options (the launcher's AOT cache included), then the CLI on its module or class path. */
+        /** This JVM again: its options (the launcher's AOT cache included), then the CLI on its module/class path. */
         static List<String> command() {
             List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                     .toString()));

@@ -14,7 +14,7 @@ final class LoopTable {
     static final double TARGET_INPUT_BYTES_PER_SECOND = 1e9;
     static final double TARGET_FIRST_OVER_WARM = 2.0;
 
-    private static final String ROW = "%-24s %10s %10s %9s  %s";
+    private static final String ROW = "%-24s %10s %10s %11s  %s";
 
     private LoopTable() {
     }
@@ -28,8 +28,8 @@ final class LoopTable {
         out.add(row("JVM start (--version)", seconds(start.wallSeconds()), "", "", "wall of 'jpto --version'"));
         out.add(stage("compile", f, "compile", r, "compile", ""));
         double gen = stage(f, "generate inputs");
-        String rate = gen > 0 && inputBytes > 0 ? String.format(Locale.ROOT, "%.0f MB/s over %.0f MiB (target >= %.0f"
-                + " MB/s)", inputBytes / gen / 1e6, inputBytes / 1048576.0, TARGET_INPUT_BYTES_PER_SECOND / 1e6) : "";
+        String rate = gen > 0 && inputBytes > 0 ? String.format(Locale.ROOT, "%.1f MB/s over %s (target >= %.0f"
+                + " MB/s)", inputBytes / gen / 1e6, size(inputBytes), TARGET_INPUT_BYTES_PER_SECOND / 1e6) : "";
         out.add(stage("inputs (generate|load)", f, "generate inputs", r, "load inputs", rate));
         out.add(stage("golden (compute|load)", f, "compute golden", r, "load golden", ""));
         out.add(stage("runtime (first, cold)", f, "runtime", r, "runtime", ""));
@@ -97,6 +97,11 @@ final class LoopTable {
 
     static String ratio(double b, double a) {
         return Double.isFinite(b) && Double.isFinite(a) && a > 0 ? String.format(Locale.ROOT, "%.2f", b / a) : "";
+    }
+
+    private static String size(long bytes) {
+        return bytes < 1048576 ? String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0)
+                : String.format(Locale.ROOT, "%.0f MiB", bytes / 1048576.0);
     }
 
     private static String rss(long kb) {

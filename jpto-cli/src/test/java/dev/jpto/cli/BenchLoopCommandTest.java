@@ -57,7 +57,7 @@ class BenchLoopCommandTest {
                 new BenchLoopCommand.LoopChild.Result(0, 20.0, 2097152, fresh, log),
                 new BenchLoopCommand.LoopChild.Result(1, 10.0, 1048576, reuse, log), 1_000_000_000L);
         assertThat(lines).anySatisfy(l -> assertThat(l).matches(
-                "inputs \\(generate\\|load\\) +2\\.000 s +0\\.500 s +0\\.25  500 MB/s over 954 MiB.*"));
+                "inputs \\(generate\\|load\\) +2\\.000 s +0\\.500 s +0\\.25  500\\.0 MB/s over 954 MiB.*"));
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("golden \\(compute\\|load\\) +4\\.000 s +1\\.000 s"
                 + " +0\\.25"));
         assertThat(lines).anySatisfy(l -> assertThat(l).matches("first / warm +3\\.0x +3\\.0x +target <= 2x"));

@@ -33,6 +33,33 @@ final class Arrays32 {
         return out;
     }
 
+    /**
+     * The elements of an fp32 tensor as a segment of floats in C order: its own memory when it is contiguous fp32
+     * (read in place, no copy), else a copy ({@link #floats}).
+     */
+    static MemorySegment f32InPlace(Tensor t) {
+        if (t.isContiguous() && t.dtype() == DType.FP32 && shared(t)) {
+            return t.buffer().asSlice(t.offset() * 4, t.numel() * 4);
+        }
+        return MemorySegment.ofArray(floats(t));
+    }
+
+    /** A thread that owns no arena: a segment it may access is one the golden's pool threads may read too. */
+    private static final Thread PROBE = new Thread(() -> { });
+
+    /** Whether the goldens' fork-join threads may read the tensor's memory (not a confined arena's). */
+    private static boolean shared(Tensor t) {
+        return t.buffer().isAccessibleBy(PROBE);
+    }
+
+    /** As {@link #f32InPlace} for an int8 tensor's codes. */
+    static MemorySegment i8InPlace(Tensor t) {
+        if (t.isContiguous() && t.dtype() == DType.INT8 && shared(t)) {
+            return t.buffer().asSlice(t.offset(), t.numel());
+        }
+        return MemorySegment.ofArray(bytes(t));
+    }
+
     /** All elements of an int8 tensor. */
     static byte[] bytes(Tensor t) {
         require(t, DType.INT8);

@@ -38,8 +38,9 @@ public final class Dsv4Golden {
         HcStages.Pre pre = HcStages.pre(x, Arrays32.floats(get(in, "hc_attn_fn")),
                 Arrays32.floats(get(in, "hc_attn_scale")), Arrays32.floats(get(in, "hc_attn_base")), m, t);
         float[] xNormed = QkvStage.rmsNorm(pre.xMixed(), Arrays32.floats(get(in, "attn_norm_w")), t, d, m.eps());
-        QkvStage.Qkv qkv = QkvStage.compute(xNormed, Arrays32.floats(get(in, "wq_a")), Arrays32.bytes(get(in, "wq_b")),
-                Arrays32.floats(get(in, "wq_b_scale")), Arrays32.floats(get(in, "wkv")),
+        QkvStage.Qkv qkv = QkvStage.compute(xNormed, Arrays32.f32InPlace(get(in, "wq_a")),
+                Arrays32.i8InPlace(get(in, "wq_b")),
+                Arrays32.floats(get(in, "wq_b_scale")), Arrays32.f32InPlace(get(in, "wkv")),
                 Arrays32.floats(get(in, "gamma_cq")), Arrays32.floats(get(in, "gamma_ckv")), rope, pos, nt, m, t);
 
         Map<String, Tensor> expected = new LinkedHashMap<>();
@@ -80,7 +81,8 @@ public final class Dsv4Golden {
         }
         float[] ob = SparseAttention.attend(qkv.q(), kvCache, swa, cmpFlat, cmpTable, cmpIdx, cmpIdxCols,
                 Arrays32.floats(get(in, "attn_sink")), rope, pos, nt, preset, faults);
-        float[] attnOut = SparseAttention.project(ob, Arrays32.floats(get(in, "wo_a")), Arrays32.bytes(get(in, "wo_b")),
+        float[] attnOut = SparseAttention.project(ob, Arrays32.f32InPlace(get(in, "wo_a")),
+                Arrays32.i8InPlace(get(in, "wo_b")),
                 Arrays32.floats(get(in, "wo_b_scale")), m, t);
 
         int hc = m.hcMult();

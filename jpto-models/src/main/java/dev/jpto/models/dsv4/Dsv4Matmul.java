@@ -1,9 +1,14 @@
 package dev.jpto.models.dsv4;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.stream.IntStream;
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -28,12 +33,26 @@ final class Dsv4Matmul {
     private static final VectorSpecies<Integer> I = VectorSpecies.of(int.class, F.vectorShape());
     /** Columns of one panel: two vectors. */
     private static final int NB = 2 * F.length();
+    /** One panel row of int8 codes. */
+    private static final VectorSpecies<Byte> BP = VectorSpecies.of(byte.class, VectorShape.forBitSize(NB * 8));
 
     private Dsv4Matmul() {
     }
 
-    /** A [K, N] fp32 operand read in place: element (k, j) is {@code data[off + k·kStride + j·jStride]}. */
-    record F32B(float[] data, int off, int k, int n, int kStride, int jStride) {
+    /** {@code n} rounded up to whole column panels: an operand padded so will never take the scalar tail. */
+    static int panelRows(int n) {
+        return (n + NB - 1) / NB * NB;
+    }
+
+    /**
+     * A [K, N] fp32 operand read in place (a tensor's memory or an array's): element (k, j) is the float at index
+     * {@code off + k·kStride + j·jStride} of {@code data}.
+     */
+    record F32B(MemorySegment data, long off, int k, int n, int kStride, int jStride) {
+        F32B(float[] data, int off, int k, int n, int kStride, int jStride) {
+            this(MemorySegment.ofArray(data), off, k, n, kStride, jStride);
+        }
+
         static F32B rowMajor(float[] b, int k, int n) {
             return new F32B(b, 0, k, n, n, 1);
         }
@@ -44,12 +63,22 @@ final class Dsv4Matmul {
         }
 
         float get(int kk, int j) {
-            return data[off + kk * kStride + j * jStride];
+            return data.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, off + (long) kk * kStride + (long) j * jStride);
+        }
+
+        /** {@code len} elements from (kk, j) on along k (kStride 1) or along j (jStride 1) into {@code dst}. */
+        void copyRun(int kk, int j, float[] dst, int at, int len) {
+            MemorySegment.copy(data, ValueLayout.JAVA_FLOAT_UNALIGNED,
+                    4 * (off + (long) kk * kStride + (long) j * jStride), dst, at, len);
         }
     }
 
     /** As {@link F32B} for int8 codes. */
-    record I8B(byte[] data, int off, int k, int n, int kStride, int jStride) {
+    record I8B(MemorySegment data, long off, int k, int n, int kStride, int jStride) {
+        I8B(byte[] data, int off, int k, int n, int kStride, int jStride) {
+            this(MemorySegment.ofArray(data), off, k, n, kStride, jStride);
+        }
+
         static I8B rowMajor(byte[] b, int k, int n) {
             return new I8B(b, 0, k, n, n, 1);
         }
@@ -60,7 +89,12 @@ final class Dsv4Matmul {
         }
 
         int get(int kk, int j) {
-            return data[off + kk * kStride + j * jStride];
+            return data.get(ValueLayout.JAVA_BYTE, off + (long) kk * kStride + (long) j * jStride);
+        }
+
+        void copyRun(int kk, int j, byte[] dst, int at, int len) {
+            MemorySegment.copy(data, ValueLayout.JAVA_BYTE, off + (long) kk * kStride + (long) j * jStride, dst, at,
+                    len);
         }
     }
 
@@ -87,9 +121,10 @@ final class Dsv4Matmul {
                 return;
             }
             float[] panel = new float[KB * NB];
+            float[] run = b.kStride() == 1 ? new float[KB] : null;
             for (int k0 = 0; k0 < k; k0 += KB) {
                 int k1 = Math.min(k, k0 + KB);
-                packF32(b, k0, k1, j, panel);
+                packF32(b, k0, k1, j, panel, run);
                 int r = 0;
                 for (; r + 4 <= m; r += 4) {
                     f32Block4(a, aOff + r * lda, lda, panel, k0, k1, c, r * n + j, n);
@@ -102,17 +137,17 @@ final class Dsv4Matmul {
         return c;
     }
 
-    /** B[k0..k1, j..j+NB) into {@code panel} as rows of NB. */
-    private static void packF32(F32B b, int k0, int k1, int j, float[] panel) {
+    /** B[k0..k1, j..j+NB) into {@code panel} as rows of NB (bulk runs along whichever index is contiguous). */
+    private static void packF32(F32B b, int k0, int k1, int j, float[] panel, float[] run) {
         if (b.jStride() == 1) {
             for (int kk = k0; kk < k1; kk++) {
-                System.arraycopy(b.data(), b.off() + kk * b.kStride() + j, panel, (kk - k0) * NB, NB);
+                b.copyRun(kk, j, panel, (kk - k0) * NB, NB);
             }
         } else {
             for (int jj = 0; jj < NB; jj++) {
-                int src = b.off() + (j + jj) * b.jStride();
-                for (int kk = k0; kk < k1; kk++) {
-                    panel[(kk - k0) * NB + jj] = b.data()[src + kk * b.kStride()];
+                b.copyRun(k0, j + jj, run, 0, k1 - k0);
+                for (int kk = 0; kk < k1 - k0; kk++) {
+                    panel[kk * NB + jj] = run[kk];
                 }
             }
         }
@@ -208,9 +243,10 @@ final class Dsv4Matmul {
         IntStream.range(0, colBlocks).parallel().forEach(blk -> {
             int j = blk * NB;
             float[] panel = new float[Math.min(k, KB_I8) * NB];
+            byte[] run = b.kStride() == 1 ? new byte[Math.min(k, KB_I8)] : null;
             for (int k0 = 0; k0 < k; k0 += KB_I8) {
                 int k1 = Math.min(k, k0 + KB_I8);
-                packI8(b, k0, k1, j, panel);
+                packI8(b, k0, k1, j, panel, run);
                 int r = 0;
                 for (; r + 4 <= m; r += 4) {
                     i8Block4(af, r * k, k, panel, k0, k1, c, r * n + j, n);
@@ -231,21 +267,22 @@ final class Dsv4Matmul {
         return c;
     }
 
-    private static void packI8(I8B b, int k0, int k1, int j, float[] panel) {
-        byte[] d = b.data();
+    /** As {@link #packF32} for int8 codes, widened to fp32 (exactly). */
+    private static void packI8(I8B b, int k0, int k1, int j, float[] panel, byte[] run) {
         if (b.jStride() == 1) {
+            // one panel row is NB bytes: one byte vector, widened to fp32 in two halves
             for (int kk = k0; kk < k1; kk++) {
-                int src = b.off() + kk * b.kStride() + j;
+                ByteVector v = ByteVector.fromMemorySegment(BP, b.data(), b.off() + (long) kk * b.kStride() + j,
+                        ByteOrder.nativeOrder());
                 int dst = (kk - k0) * NB;
-                for (int jj = 0; jj < NB; jj++) {
-                    panel[dst + jj] = d[src + jj];
-                }
+                ((FloatVector) v.convertShape(VectorOperators.B2F, F, 0)).intoArray(panel, dst);
+                ((FloatVector) v.convertShape(VectorOperators.B2F, F, 1)).intoArray(panel, dst + F.length());
             }
         } else {
             for (int jj = 0; jj < NB; jj++) {
-                int src = b.off() + (j + jj) * b.jStride();
-                for (int kk = k0; kk < k1; kk++) {
-                    panel[(kk - k0) * NB + jj] = d[src + kk * b.kStride()];
+                b.copyRun(k0, j + jj, run, 0, k1 - k0);
+                for (int kk = 0; kk < k1 - k0; kk++) {
+                    panel[kk * NB + jj] = run[kk];
                 }
             }
         }

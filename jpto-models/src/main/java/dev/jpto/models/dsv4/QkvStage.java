@@ -1,5 +1,6 @@
 package dev.jpto.models.dsv4;
 
+import java.lang.foreign.MemorySegment;
 import java.util.stream.IntStream;
 
 /** rms_norm (spec §3.2) and qkv_proj_rope (§3.4): x_mixed → x_normed → q, kv, qr, qr_scale. */
@@ -27,14 +28,16 @@ final class QkvStage {
         return out;
     }
 
-    static Qkv compute(float[] xNormed, float[] wqA, byte[] wqB, float[] wqBScale, float[] wkv, float[] gammaCq,
+    /** The weights wq_a [D, Q_LORA], wq_b [Q_LORA, H·HEAD_DIM] and wkv [D, HEAD_DIM] are read in place. */
+    static Qkv compute(float[] xNormed, MemorySegment wqA, MemorySegment wqB, float[] wqBScale, MemorySegment wkv,
+                       float[] gammaCq,
                        float[] gammaCkv, Rope rope, int[] pos, int numTokens, Dsv4Dims m, int t) {
         int d = m.d();
         int ql = m.qLora();
         int hd = m.headDim();
         int nope = m.nopeDim();
         int qCols = m.h() * hd;
-        float[] qr32 = Dsv4Matmul.f32(xNormed, t, d, wqA, ql);
+        float[] qr32 = Dsv4Matmul.f32(xNormed, 0, d, t, new Dsv4Matmul.F32B(wqA, 0, d, ql, ql, 1), true);
         byte[] qr = new byte[t * ql];
         float[] qrScale = new float[t];
         for (int r = 0; r < numTokens; r++) {
@@ -53,7 +56,7 @@ final class QkvStage {
             }
             qrScale[r] = 1.0f / sq;
         }
-        int[] qi = Dsv4Matmul.i8(qr, t, ql, wqB, qCols);
+        int[] qi = Dsv4Matmul.i8(qr, 0, ql, t, new Dsv4Matmul.I8B(wqB, 0, ql, qCols, qCols, 1));
         float[] q = new float[t * qCols];
         IntStream.range(0, numTokens).parallel().forEach(r -> {
             float[] head = new float[hd];
@@ -74,7 +77,7 @@ final class QkvStage {
                 }
             }
         });
-        float[] kv32 = Dsv4Matmul.f32(xNormed, t, d, wkv, hd);
+        float[] kv32 = Dsv4Matmul.f32(xNormed, 0, d, t, new Dsv4Matmul.F32B(wkv, 0, d, hd, hd, 1), true);
         float[] kv = new float[t * hd];
         for (int r = 0; r < numTokens; r++) {
             double ss = 0;

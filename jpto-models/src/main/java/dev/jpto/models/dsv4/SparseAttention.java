@@ -1,5 +1,6 @@
 package dev.jpto.models.dsv4;
 
+import java.lang.foreign.MemorySegment;
 import java.util.stream.IntStream;
 
 /**
@@ -27,11 +28,14 @@ final class SparseAttention {
         float scale = (float) m.softmaxScale();
         float[] ob = new float[p.t() * h * hd];
         IntStream.range(0, numTokens).parallel().forEach(t -> {
-            float[] keys = gather(kvFlat, swaIndices, cmpFlat, cmpTable, cmpIndices, cmpIdxCols, t, win, cmpCols,
+            Keys gathered = gather(kvFlat, swaIndices, cmpFlat, cmpTable, cmpIndices, cmpIdxCols, t, win, cmpCols,
                     blockSize, hd);
-            int nk = keys.length / hd;
-            // QKᵀ of every head at once: the same products and ascending-x sums as one dot product per key
-            float[] dots = Dsv4Matmul.f32(q, t * h * hd, hd, h, Dsv4Matmul.F32B.transposed(keys, 0, nk, hd, hd),
+            float[] keys = gathered.rows();
+            int nk = gathered.count();
+            int nkPad = keys.length / hd;
+            // QKᵀ of every head at once: the same products and ascending-x sums as one dot product per key (the zero
+            // rows that pad the keys to whole panels give columns that are never read)
+            float[] dots = Dsv4Matmul.f32(q, t * h * hd, hd, h, Dsv4Matmul.F32B.transposed(keys, 0, nkPad, hd, hd),
                     false);
             float[] mAll = new float[h];
             float[] lAll = new float[h];
@@ -46,7 +50,7 @@ final class SparseAttention {
                     float[] s = new float[w];
                     float mx = Float.NEGATIVE_INFINITY;
                     for (int j = 0; j < w; j++) {
-                        s[j] = dots[head * nk + k0 + j] * scale;
+                        s[j] = dots[head * nkPad + k0 + j] * scale;
                         mx = Math.max(mx, s[j]);
                     }
                     float l = 0;
@@ -97,11 +101,12 @@ final class SparseAttention {
         return ob;
     }
 
-    /**
-     * The compacted key rows of token t, flat [keys, hd]: valid window columns in order, then valid compressed
-     * columns.
-     */
-    static float[] gather(float[] kvFlat, int[] swaIndices, float[] cmpFlat, int[] cmpTable, int[] cmpIndices,
+    /** A token's key rows, flat [count, hd], followed by zero rows up to a whole number of matmul panels. */
+    record Keys(float[] rows, int count) {
+    }
+
+    /** The compacted key rows of token t: valid window columns in order, then valid compressed columns. */
+    static Keys gather(float[] kvFlat, int[] swaIndices, float[] cmpFlat, int[] cmpTable, int[] cmpIndices,
                           int cmpIdxCols, int t, int win, int cmpCols, int blockSize, int hd) {
         int[] rows = new int[win + (cmpIndices == null ? 0 : Math.min(cmpCols, cmpIdxCols))];
         boolean[] cmp = new boolean[rows.length];
@@ -126,19 +131,20 @@ final class SparseAttention {
                 rows[n++] = blk * blockSize + slot % blockSize;
             }
         }
-        float[] keys = new float[n * hd];
+        float[] keys = new float[Dsv4Matmul.panelRows(n) * hd];
         for (int i = 0; i < n; i++) {
             System.arraycopy(cmp[i] ? cmpFlat : kvFlat, rows[i] * hd, keys, i * hd, hd);
         }
-        return keys;
+        return new Keys(keys, n);
     }
 
     /**
      * Grouped output projection: per group g, {@code o_r = ob_g · wo_a[g]ᵀ} (fp32), per-(token, group) int8
      * quantisation, {@code p_g = oq · wo_b[:, g]ᵀ} exact, {@code acc = Σ_g p_g·dq[t,g]} in group order, and
-     * {@code attn_out = bf16(acc · wo_b_scale)}. Returns attn_out [T, D] as bf16 values.
+     * {@code attn_out = bf16(acc · wo_b_scale)}. Returns attn_out [T, D] as bf16 values. wo_a [G, O_LORA, D_GROUP_IN]
+     * and wo_b [D, G·O_LORA] are read in place.
      */
-    static float[] project(float[] ob, float[] woA, byte[] woB, float[] woBScale, Dsv4Dims m, int t) {
+    static float[] project(float[] ob, MemorySegment woA, MemorySegment woB, float[] woBScale, Dsv4Dims m, int t) {
         int g = m.oGroups();
         int gin = m.oGroupIn();
         int ol = m.oLora();
@@ -148,7 +154,7 @@ final class SparseAttention {
         for (int gi = 0; gi < g; gi++) {
             // or = ob_g · wo_a[g]ᵀ: A is the group's columns of ob, B the rows of wo_a[g] read in place
             float[] or = Dsv4Matmul.f32(ob, gi * gin, hdAll, t,
-                    Dsv4Matmul.F32B.transposed(woA, gi * ol * gin, ol, gin, gin), true);
+                    new Dsv4Matmul.F32B(woA, (long) gi * ol * gin, gin, ol, 1, gin), true);
             byte[] oq = new byte[t * ol];
             float[] dq = new float[t];
             for (int r = 0; r < t; r++) {
@@ -163,7 +169,7 @@ final class SparseAttention {
                 dq[r] = 1.0f / sq;
             }
             // p_g = oq · wo_b[:, g]ᵀ, wo_b [D, G·O_LORA] read in place
-            int[] pg = Dsv4Matmul.i8(oq, 0, ol, t, Dsv4Matmul.I8B.transposed(woB, gi * ol, d, ol, g * ol));
+            int[] pg = Dsv4Matmul.i8(oq, 0, ol, t, new Dsv4Matmul.I8B(woB, (long) gi * ol, ol, d, 1, g * ol));
             for (int r = 0; r < t; r++) {
                 for (int n = 0; n < d; n++) {
                     acc[r * d + n] += pg[r * d + n] * dq[r];

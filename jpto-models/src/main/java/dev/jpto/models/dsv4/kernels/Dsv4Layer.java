@@ -296,12 +296,12 @@ public final class Dsv4Layer {
             Dsv4GoldenResult g = Dsv4Golden.run(prog, p, all, arena);
             for (TensorSpec s : sig.tensors()) {
                 if (s.direction() == TensorSpec.Direction.INOUT) {
-                    PerRank.rank(out.get(s.name()), r).copyFrom(g.expected(s.name()));
+                    Dsv4Programs.copy(g.expected(s.name()), PerRank.rank(out.get(s.name()), r));
                 }
             }
             Tensor x = out.containsKey(xAttn) ? PerRank.rank(out.get(xAttn), r)
                     : Tensor.allocate(arena, DType.FP32, g.expected("x_out").shape());
-            x.copyFrom(g.expected("x_out"));
+            Dsv4Programs.copy(g.expected("x_out"), x);
             result.add(x);
         }
         return result;
