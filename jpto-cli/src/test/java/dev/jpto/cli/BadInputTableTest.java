@@ -394,7 +394,8 @@ class BadInputTableTest {
                         "os_env takes NAME=value pairs separated by commas: os_env=FOO has 'FOO'"),
                 row("runtime_cfg os_env unknown name", 2, cfg("os_env=FOO_TIMEOUT=1"),
                         "os_env FOO_TIMEOUT is not read by the simulated chip; accepted names: "
-                                + "SIMPLER_SCHEDULER_TIMEOUT_MS (ring sizing is ring_task_window, ring_heap, ring_dep_pool)"),
+                                + "SIMPLER_SCHEDULER_TIMEOUT_MS, PTO2_TENSOR_DATA_TIMEOUT_MS (ring sizing is "
+                                + "ring_task_window, ring_heap, ring_dep_pool)"),
                 row("runtime_cfg os_env retired ring sizing", 2, cfg("os_env=PTO2_RING_HEAP=1"),
                         "os_env PTO2_RING_HEAP is retired and would not size any ring: set ring sizes with "
                                 + "ring_task_window, ring_heap or ring_dep_pool (e.g. ring_heap=512MiB)"),

@@ -7,6 +7,7 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.chip.Chip;
 import java.lang.foreign.Arena;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -72,6 +73,45 @@ class ScalarReadTest {
             chip.run(orch -> got[0] = orch.readScalar(counts), CallConfig.defaults());
             assertThat(got[0]).isEqualTo(3);
         }
+    }
+
+    /** A read and a write whose awaited task outlasts the tensor data timeout fail with code 8 naming it. */
+    @Test
+    void aWaitLongerThanTheTensorDataTimeoutIsCode8() {
+        ChipOptions options = ChipOptions.defaults().withTensorDataTimeout(Duration.ofMillis(200));
+        try (Arena arena = Arena.ofShared(); Chip chip = Chip.open(Platform.A2A3SIM, 0, options)) {
+            Tensor counts = Tensor.allocate(arena, DType.INT32, 1);
+            TaskBody slow = ctx -> Thread.sleep(1_000);
+            assertThatThrownBy(() -> chip.run(orch -> {
+                orch.submit("slow_writer", CoreType.AIV, slow, Arg.inout(counts));
+                orch.readScalar(counts);
+            }, CallConfig.defaults())).isInstanceOfSatisfying(ChipRuntimeException.class, e -> {
+                assertThat(e.error()).isEqualTo(ErrorCode.TENSOR_WAIT_TIMEOUT);
+                assertThat(e.getMessage()).contains("=8 TENSOR_WAIT_TIMEOUT", "readScalar of", "kernel 'slow_writer'",
+                        "tensor data timeout, 200 ms");
+            });
+            assertThatThrownBy(() -> chip.run(orch -> {
+                orch.submit("slow_reader", CoreType.AIV, slow, Arg.input(counts));
+                orch.writeScalar(counts, 7);
+            }, CallConfig.defaults())).isInstanceOfSatisfying(ChipRuntimeException.class, e -> {
+                assertThat(e.error()).isEqualTo(ErrorCode.TENSOR_WAIT_TIMEOUT);
+                assertThat(e.getMessage()).contains("writeScalar of", "kernel 'slow_reader'");
+            });
+            // a wait within the bound still succeeds, on the same chip
+            long[] got = new long[1];
+            chip.run(orch -> {
+                orch.submit("quick", CoreType.AIV, slowStore(0, 9), Arg.inout(counts));
+                got[0] = orch.readScalar(counts);
+            }, CallConfig.defaults());
+            assertThat(got[0]).isEqualTo(9);
+        }
+    }
+
+    @Test
+    void aTensorDataTimeoutMustBePositive() {
+        assertThatThrownBy(() -> ChipOptions.defaults().withTensorDataTimeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tensor data timeout must be > 0: PT0S (default 15000 ms)");
     }
 
     @Test

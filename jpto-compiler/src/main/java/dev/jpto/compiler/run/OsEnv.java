@@ -15,9 +15,11 @@ import java.util.Map;
 public final class OsEnv {
     /** Scheduler no-progress timeout in milliseconds, decimal, ≥ 1 (spec h.1). */
     public static final String SCHEDULER_TIMEOUT_MS = "SIMPLER_SCHEDULER_TIMEOUT_MS";
+    /** Bound of an orchestration-time read's or write's wait in milliseconds, decimal, ≥ 1 (code 8). */
+    public static final String TENSOR_DATA_TIMEOUT_MS = "PTO2_TENSOR_DATA_TIMEOUT_MS";
 
     /** Every accepted name. */
-    public static final List<String> NAMES = List.of(SCHEDULER_TIMEOUT_MS);
+    public static final List<String> NAMES = List.of(SCHEDULER_TIMEOUT_MS, TENSOR_DATA_TIMEOUT_MS);
 
     private OsEnv() {
     }
@@ -32,8 +34,9 @@ public final class OsEnv {
                         + "set ring sizes with ring_task_window, ring_heap or ring_dep_pool (e.g. ring_heap=512MiB)");
             }
             if (name.equals(SCHEDULER_TIMEOUT_MS)) {
-                long ms = positiveInt(name, e.getValue());
-                options = options.withSchedulerTimeout(Duration.ofMillis(ms));
+                options = options.withSchedulerTimeout(millis(name, e.getValue(), options.schedulerTimeout()));
+            } else if (name.equals(TENSOR_DATA_TIMEOUT_MS)) {
+                options = options.withTensorDataTimeout(millis(name, e.getValue(), options.tensorDataTimeout()));
             } else {
                 throw new IllegalArgumentException("os_env " + name + " is not read by the simulated chip; accepted "
                         + "names: " + String.join(", ", NAMES) + " (ring sizing is ring_task_window, ring_heap, "
@@ -43,16 +46,16 @@ public final class OsEnv {
         return options;
     }
 
-    private static long positiveInt(String name, String text) {
+    private static Duration millis(String name, String text, Duration dflt) {
         try {
             long v = Long.parseLong(text.trim());
             if (v >= 1 && v <= Integer.MAX_VALUE) {
-                return v;
+                return Duration.ofMillis(v);
             }
         } catch (NumberFormatException e) {
             // reported below with the rule
         }
         throw new IllegalArgumentException("os_env " + name + " must be a decimal number of milliseconds in [1, "
-                + Integer.MAX_VALUE + "]: " + name + "=" + text + " (default 10000)");
+                + Integer.MAX_VALUE + "]: " + name + "=" + text + " (default " + dflt.toMillis() + ")");
     }
 }

@@ -156,10 +156,15 @@ class RunConfigTest {
                 .hasMessageContaining("ring_heap=512MiB");
         assertThatThrownBy(() -> OsEnv.chipOptions(Map.of("HOME", "/root")))
                 .hasMessageContaining("os_env HOME is not read by the simulated chip; accepted names: "
-                        + "SIMPLER_SCHEDULER_TIMEOUT_MS");
+                        + "SIMPLER_SCHEDULER_TIMEOUT_MS, PTO2_TENSOR_DATA_TIMEOUT_MS");
         assertThat(OsEnv.chipOptions(Map.of("SIMPLER_SCHEDULER_TIMEOUT_MS", "2500")).schedulerTimeout().toMillis())
                 .isEqualTo(2500);
+        assertThat(OsEnv.chipOptions(Map.of("PTO2_TENSOR_DATA_TIMEOUT_MS", "700")).tensorDataTimeout().toMillis())
+                .isEqualTo(700);
         assertThatThrownBy(() -> OsEnv.chipOptions(Map.of("SIMPLER_SCHEDULER_TIMEOUT_MS", "0")))
-                .hasMessageContaining("must be a decimal number of milliseconds");
+                .hasMessageContaining("must be a decimal number of milliseconds")
+                .hasMessageEndingWith("(default 10000)");
+        assertThatThrownBy(() -> OsEnv.chipOptions(Map.of("PTO2_TENSOR_DATA_TIMEOUT_MS", "x")))
+                .hasMessageEndingWith("PTO2_TENSOR_DATA_TIMEOUT_MS=x (default 15000)");
     }
 }

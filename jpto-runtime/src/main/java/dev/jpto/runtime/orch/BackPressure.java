@@ -1,5 +1,6 @@
 package dev.jpto.runtime.orch;
 
+import dev.jpto.isa.Tensor;
 import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RingField;
@@ -357,17 +358,30 @@ final class BackPressure {
 
     /**
      * Waits until each of the first {@code n} producers (edge words) has completed or retired (an orchestration-time
-     * read). Bounded by the run's checks: a failure or cancel ends it, and so does the scheduler's stall
-     * watchdog when no task completes for its bound (a producer that never finishes).
+     * {@code access} to {@code element}). Bounded by the run's checks (a failure, a cancel, the
+     * scheduler's stall watchdog when no task completes) and by the tensor data timeout: a wait that outlasts it,
+     * even while tasks complete, fails with code 8 naming the task still awaited.
      */
-    void awaitCompleted(long[] producers, int n) {
+    void awaitCompleted(long[] producers, int n, String access, Tensor element) {
         waiter.reset();
+        long bound = engine.options.tensorDataTimeout().toNanos();
         for (int i = 0; i < n; i++) {
             long p = producers[i] & Ring.EDGE_ID_MASK;
             Ring ring = rings[(int) (p >>> 32)];
             int slot = ring.slotOf(p);
             while (ring.taskIdAt(slot) == p && ring.stateVolatile(slot) == Ring.PENDING) {
                 checkRun();
+                if (waiter.elapsedNanos() > bound) {
+                    throw engine.latch.fail(ErrorCode.TENSOR_WAIT_TIMEOUT, access + " of " + element + " waited "
+                            + waiter.elapsedNanos() / 1_000_000 + " ms for task " + Diagnostics.taskName(p)
+                            + " kernel '" + ring.kernelName(slot) + "', still not complete (" + (n - i)
+                            + " of " + n + " awaited tasks left; " + engine.completed() + " of " + engine.submitted()
+                            + " submitted tasks completed); the bound is the tensor data timeout, "
+                            + engine.options.tensorDataTimeout().toMillis() + " ms (runtime_cfg "
+                            + "os_env=PTO2_TENSOR_DATA_TIMEOUT_MS=<ms>; from Java, ChipOptions.tensorDataTimeout): "
+                            + "check that task for a hang, or raise the bound",
+                            null);
+                }
                 pause();
             }
         }

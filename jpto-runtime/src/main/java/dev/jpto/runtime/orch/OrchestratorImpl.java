@@ -604,7 +604,7 @@ public final class OrchestratorImpl implements Orchestrator {
         if (manualSeen) {
             addLiveUsers(element, false); // manual-scope writers are not in the TensorMap
         }
-        backPressure.awaitCompleted(edges, edgeN);
+        backPressure.awaitCompleted(edges, edgeN, "readScalar", element);
         edgeN = 0;
         return element.dtype().loadLong(element.buffer(), element.byteOffsetOfFlat(0));
     }
@@ -615,7 +615,7 @@ public final class OrchestratorImpl implements Orchestrator {
         edgeN = 0;
         // Readers too: the TensorMap tracks no reader, and one submitted before this write must not see it.
         addLiveUsers(element, true);
-        backPressure.awaitCompleted(edges, edgeN);
+        backPressure.awaitCompleted(edges, edgeN, "writeScalar", element);
         edgeN = 0;
         element.dtype().storeLong(element.buffer(), element.byteOffsetOfFlat(0), value);
     }
