@@ -21,24 +21,13 @@ public final class Dsv4Kernels {
     }
 
     /**
-     * The attention programs' default {@code runtime_cfg}: 1 GiB of heap on every ring (ring 1 peaks at 289–298 MiB
-     * at pro, above the 256 MiB default). The dependency pool stays at its default: with each of the original's
-     * grids one SPMD task, the plan needs at most 348 entries on ring 1 and 1216 on ring 2 at pro
-     * (docs/dsv4-rings.md).
+     * Every DSv4 program's default {@code runtime_cfg}: 1 GiB of heap on every ring (the attention's ring 1 peaks at
+     * 289–298 MiB at pro, above the 256 MiB default). The dependency pool stays at its default: with each of the
+     * original's grids one SPMD task, the plan needs at most 348 entries on ring 1 and 1216 on ring 2 for the
+     * attention at pro, and 5376 on ring 2 for a rank's routed experts (docs/dsv4-rings.md).
      */
     public static Map<String, String> defaultRuntimeCfg() {
         return Map.of("ring_heap", "1GiB");
-    }
-
-    /**
-     * The default {@code runtime_cfg} of the programs with the MoE FFN (dsv4.moe, prefill_layer, prefill_mtp): the
-     * heap of {@link #defaultRuntimeCfg()} and 131072 dependency entries per ring, because the routed experts are
-     * still one task per (expert, 16-token tile) and W2 chunk, behind an orchestration-time read of the tile's
-     * routing flag: the plan takes every read at its bound, up to 28416 entries on ring 2 at pro, above the
-     * 16384 default.
-     */
-    public static Map<String, String> moeRuntimeCfg() {
-        return Map.of("ring_heap", "1GiB", "ring_dep_pool", "131072");
     }
 
     public static Program build(Dsv4Program program, Dsv4Preset preset) {

@@ -306,8 +306,9 @@ final class MoeKernels {
 
     /**
      * The routed experts of this rank over their receive lanes, 16 lanes at a time: the orchestration reads the
-     * tile's {@code active} flag; an active tile runs W1/W3, then W2 per D chunk into {@code recvY}
-     * [N_LOCAL·RECV_MAX, D] bf16; an inactive one writes zeros there.
+     * tile's {@code active} flag; an active tile runs W1/W3, then W2 as one SPMD task of a block per D chunk (the
+     * original's {@code exp_w2_mm} grid) into {@code recvY} [N_LOCAL·RECV_MAX, D] bf16; an inactive one writes zeros
+     * there (one grid too).
      */
     static void routed(Dsv4Build b, Dsv4Moe moe, List<Source> sources, TensorVar recvW, TensorVar active,
                        ExpertWeights w, TensorVar recvY) {
@@ -341,14 +342,14 @@ final class MoeKernels {
                             in(w1.block(inter, d).at(e, 0)), in(w.w1s().block(1, inter).at(e, 0)),
                             in(w3.block(inter, d).at(e, 0)), in(w.w3s().block(1, inter).at(e, 0)),
                             outExisting(hI8.at(lane, 0).size(16, inter)), outExisting(hSd.at(lane, 0).size(16, 1)));
-                    b.o.forRange("c", d / nd, c -> b.submit(k2, in(hI8.at(lane, 0).size(16, inter)),
+                    b.grid(d / nd, k2, c -> Dsv4Build.args(in(hI8.at(lane, 0).size(16, inter)),
                             in(hSd.at(lane, 0).size(16, 1)), in(recvW.at(e, i.times(16).plus(base)).size(1, 16)),
                             in(w2.at(e.times(d).plus(c.times(nd)), 0).size(nd, inter)),
                             in(w.w2s().at(e, c.times(nd)).size(1, nd)),
                             outExisting(recvY.at(lane, c.times(nd)).size(16, nd))));
                 });
-                b.o.forRange("skip", Affine.of(1).minus(on), skip -> b.o.forRange("c", d / nd, c -> b.submit(zero,
-                        outExisting(recvY.at(lane, c.times(nd)).size(16, nd)))));
+                b.o.forRange("skip", Affine.of(1).minus(on), skip -> b.grid(d / nd, zero,
+                        c -> Dsv4Build.args(outExisting(recvY.at(lane, c.times(nd)).size(16, nd)))));
             }));
         }
     }
