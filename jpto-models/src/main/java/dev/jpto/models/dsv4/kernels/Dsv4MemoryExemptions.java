@@ -16,8 +16,6 @@ final class Dsv4MemoryExemptions {
             + "smaller tiles; not re-tiled yet";
     private static final Set<String> ATTENTION = Set.of("gather_kv", "gather_kv_cmp", "hc_post_prefill", "qk_pv",
             "qproj_matmul");
-    private static final Set<String> MOE = Set.of("ffn_norm_quant", "routed_w13", "routed_w2", "shared_w13",
-            "shared_w2");
     private static final Set<String> CSA = Set.of("prefill_c4_cache_write", "prefill_c4_softmax_pool",
             "prefill_c4_state_update", "prefill_csa_cache_write", "prefill_idx_c4_cache_write",
             "prefill_idx_c4_state_update");
@@ -27,9 +25,9 @@ final class Dsv4MemoryExemptions {
     private static final Set<String> MTP_HEAD = Set.of("hc_head", "mtp_projection_norm_bf16",
             "mtp_projection_norm_fp32", "mtp_projection_output", "mtp_rms_norm");
 
-    static final MemoryExemption MOE_ONLY = exempt(MOE, Set.of("hc_post_prefill"));
-    static final MemoryExemption LAYER = exempt(ATTENTION, MOE, HCA);
-    static final MemoryExemption MTP = exempt(ATTENTION, MOE, SWA, MTP_HEAD);
+    static final MemoryExemption MOE_ONLY = exempt(Set.of("hc_post_prefill"));
+    static final MemoryExemption LAYER = exempt(ATTENTION, HCA);
+    static final MemoryExemption MTP = exempt(ATTENTION, SWA, MTP_HEAD);
 
     private Dsv4MemoryExemptions() {
     }

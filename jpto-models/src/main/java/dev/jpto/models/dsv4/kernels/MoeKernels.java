@@ -8,6 +8,7 @@ import static dev.jpto.isa.DType.FP32;
 import static dev.jpto.isa.DType.INT32;
 import static dev.jpto.isa.DType.INT8;
 
+import dev.jpto.compiler.dsl.KScalar;
 import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
@@ -15,6 +16,7 @@ import dev.jpto.compiler.dsl.KernelRef;
 import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Affine;
+import dev.jpto.isa.RoundingMode;
 import dev.jpto.isa.op.Fn;
 import dev.jpto.models.dsv4.Dsv4Moe;
 import java.util.List;
@@ -62,8 +64,8 @@ final class MoeKernels {
         TensorVar logits = b.alloc("gate_logits");
         TensorVar scores = b.alloc("gate_scores");
 
-        // ffn_norm + quant, 8 rows per task: Σx² in ROW_PAD = 8 partial sums of D/8 (the original's two stages),
-        // xg = x·gamma (inv_rms deferred), int8 of xg per row; x_norm_scale = (1/sq)·inv_rms
+        // ffn_norm + quant, 8 rows per task, D in chunks of D/8: Σx² in ROW_PAD = 8 partial sums (the original's
+        // two stages), then xg = x·gamma (inv_rms deferred) and its int8 per row; x_norm_scale = (1/sq)·inv_rms
         int chunk = d / 8;
         KernelRef norm = b.aiv("ffn_norm_quant", kb -> {
             KTensor x = kb.input("x_mixed", BF16, 2);
@@ -75,18 +77,18 @@ final class MoeKernels {
             KTile xc = kb.tile("xc", FP32, 8, chunk);
             KTile part = kb.tile("part", FP32, 8, 1);
             KTile acc = kb.tile("acc", FP32, 8, 1);
-            KTile xs = kb.tile("xs", FP32, 8, d);
-            KTile y = kb.tile("y", FP32, 8, d);
-            KTile wr = kb.tile("wr", FP32, 1, d);
-            KTile amax = kb.tile("amax", FP32, 8, 1);
-            KTile sq = kb.tile("sq", FP32, 8, 1);
-            KTile num = kb.tile("num", FP32, 8, 1);
-            KTile q8 = kb.tile("q8", INT8, 8, d);
+            KTile wr = kb.tile("wr", FP32, 1, chunk);
+            RowQuant rq = RowQuant.of(kb, 8, chunk);
             Tiles.rowInvRms(kb, x, xc, part, acc, d, b.m.eps());
             kb.store(acc, oInv, 0, 0);
-            kb.load(xs, x, 0, 0).load(wr, w, 0, 0).colBroadcast(Fn.Binary.MUL, xs, xs, wr).store(xs, oXg, 0, 0);
-            Tiles.quantRows(kb, xs, y, amax, sq, num, q8);
-            kb.store(q8, oQ, 0, 0).fill(num, 1).div(num, num, sq).mul(num, num, acc).store(num, oS, 0, 0);
+            rq.overChunks(kb, d, (c, first) -> {
+                kb.load(xc, x, 0, c).load(wr, w, 0, c).colBroadcast(Fn.Binary.MUL, xc, xc, wr);
+                if (first) {
+                    kb.store(xc, oXg, 0, c);
+                }
+                return xc;
+            }, oQ);
+            rq.storeScale(kb, oS, acc);
         });
         b.grid(t / 8, norm, i -> Dsv4Build.args(in(xMixed.block(8, d).at(i, 0)), in(normW.reshape(1, d)),
                 outExisting(xg.block(8, d).at(i, 0)), outExisting(out.xNormI8().block(8, d).at(i, 0)),
@@ -220,13 +222,16 @@ final class MoeKernels {
     }
 
     /**
-     * SwiGLU W1/W3 over 16 rows: gate/up = int32(x_i8·Wᵀ)·x_scale·w_scale, clamp (gate ≤ L, |up| ≤ L when L > 0),
-     * h = silu(gate)·up, then per-row int8 requantisation (h_i8, h_sd = 1/sq).
+     * SwiGLU W1/W3 over 16 rows: gate/up = int32(x_i8·Wᵀ)·x_scale·w_scale, clamp (gate ≤ L, |up| ≤ L when
+     * L > 0), h = silu(gate)·up, then per-row int8 requantisation (h_i8, h_sd = 1/sq). N in tiles of up to 256 and
+     * K of up to 256 (a 64 KiB int8 weight tile in L0B), as the original loops over N tiles; h stays on chip, one
+     * L1 tile per N tile (unrolled here), until the row's amax over all of them gives the scale.
      */
     private static KernelRef w13(Dsv4Build b, Dsv4Moe moe, String name) {
         int d = b.m.d();
         int inter = moe.inter();
         int kc = Dsv4Build.tileOf(d, 256);
+        int nc = Dsv4Build.tileOf(inter, 256);
         double lim = moe.swigluLimit();
         return b.aic(name, kb -> {
             KTensor x = kb.input("x_i8", INT8, 2);
@@ -238,44 +243,51 @@ final class MoeKernels {
             KTensor oQ = kb.output("h_i8", INT8, 2);
             KTensor oS = kb.output("h_sd", FP32, 2);
             KTile ta = kb.tile("ta", INT8, 16, kc);
-            KTile tw = kb.tile("tw", INT8, inter, kc);
-            KTile gi = kb.tile("gi", INT32, 16, inter);
-            KTile ui = kb.tile("ui", INT32, 16, inter);
-            KTile g = kb.tile("g", FP32, 16, inter);
-            KTile u = kb.tile("u", FP32, 16, inter);
-            KTile y = kb.tile("y", FP32, 16, inter);
-            KTile sr = kb.tile("sr", FP32, 1, inter);
+            KTile tw = kb.tile("tw", INT8, nc, kc);
+            KTile gi = kb.tile("gi", INT32, 16, nc);
+            KTile ui = kb.tile("ui", INT32, 16, nc);
+            KTile g = kb.tile("g", FP32, 16, nc);
+            KTile sr = kb.tile("sr", FP32, 1, nc);
             KTile xc = kb.tile("xc", FP32, 16, 1);
-            KTile amax = kb.tile("amax", FP32, 16, 1);
-            KTile sq = kb.tile("sq", FP32, 16, 1);
-            KTile num = kb.tile("num", FP32, 16, 1);
-            KTile q8 = kb.tile("q8", INT8, 16, inter);
-            kb.fill(gi, 0).fill(ui, 0);
-            kb.forRange("k", 0, d, kc, kk -> kb.load(ta, x, 0, kk).load(tw, w1, 0, kk).matmulTransB(gi, ta, tw, true)
-                    .load(tw, w3, 0, kk).matmulTransB(ui, ta, tw, true));
+            RowQuant rq = RowQuant.of(kb, 16, nc);
+            KTile[] h = new KTile[inter / nc];
             kb.load(xc, xs, 0, 0);
-            kb.cast(g, gi).rowBroadcast(Fn.Binary.MUL, g, g, xc).load(sr, w1s, 0, 0)
-                    .colBroadcast(Fn.Binary.MUL, g, g, sr);
-            kb.cast(u, ui).rowBroadcast(Fn.Binary.MUL, u, u, xc).load(sr, w3s, 0, 0)
-                    .colBroadcast(Fn.Binary.MUL, u, u, sr);
-            if (lim > 0) {
-                kb.binaryScalar(Fn.Binary.MIN, g, g, lim).binaryScalar(Fn.Binary.MIN, u, u, lim)
-                        .binaryScalar(Fn.Binary.MAX, u, u, -lim);
+            rq.start(kb);
+            for (int j = 0; j < h.length; j++) {
+                int n = j * nc;
+                h[j] = kb.tile("h" + j, FP32, 16, nc);
+                kb.fill(gi, 0).fill(ui, 0);
+                kb.forRange("k" + j, 0, d, kc, kk -> kb.load(ta, x, 0, kk).load(tw, w1, n, kk)
+                        .matmulTransB(gi, ta, tw, true).load(tw, w3, n, kk).matmulTransB(ui, ta, tw, true));
+                kb.cast(g, gi).rowBroadcast(Fn.Binary.MUL, g, g, xc).load(sr, w1s, 0, n)
+                        .colBroadcast(Fn.Binary.MUL, g, g, sr);
+                kb.cast(h[j], ui).rowBroadcast(Fn.Binary.MUL, h[j], h[j], xc).load(sr, w3s, 0, n)
+                        .colBroadcast(Fn.Binary.MUL, h[j], h[j], sr);
+                if (lim > 0) {
+                    kb.binaryScalar(Fn.Binary.MIN, g, g, lim).binaryScalar(Fn.Binary.MIN, h[j], h[j], lim)
+                            .binaryScalar(Fn.Binary.MAX, h[j], h[j], -lim);
+                }
+                kb.unary(Fn.Unary.SILU, g, g).mul(h[j], g, h[j]);
+                rq.add(kb, h[j]);
             }
-            kb.unary(Fn.Unary.SILU, g, g).mul(g, g, u);
-            Tiles.quantRows(kb, g, y, amax, sq, num, q8);
-            kb.store(q8, oQ, 0, 0).fill(num, 1).div(num, num, sq).store(num, oS, 0, 0);
+            rq.finish(kb);
+            for (int j = 0; j < h.length; j++) {
+                rq.codes(kb, h[j], oQ, j * nc);
+            }
+            rq.storeScale(kb, oS, null);
         });
     }
 
     /**
      * W2 over 16 rows × up to 1024 output columns: y = float(int32(h_i8·W2ᵀ))·(h_sd·w)·w2_scale, bf16; w is the
-     * lane's routing weight ({@code weighted}) or 1 (the shared expert, y·h_sd·w2_scale).
+     * lane's routing weight ({@code weighted}) or 1 (the shared expert, y·h_sd·w2_scale). The columns in tiles
+     * of up to 256 and K of up to 256, so the int8 weight tile fits L0B (64 KiB).
      */
     private static KernelRef w2(Dsv4Build b, Dsv4Moe moe, String name, boolean weighted) {
         int d = b.m.d();
         int inter = moe.inter();
         int nd = Dsv4Build.tileOf(d, 1024);
+        int nc = Dsv4Build.tileOf(nd, 256);
         int kc = Dsv4Build.tileOf(inter, 256);
         return b.aic(name, kb -> {
             KTensor h = kb.input("h_i8", INT8, 2);
@@ -285,23 +297,78 @@ final class MoeKernels {
             KTensor w2s = kb.input("w2_scale", FP32, 2);
             KTensor o = kb.output("y", BF16, 2);
             KTile ta = kb.tile("ta", INT8, 16, kc);
-            KTile tw = kb.tile("tw", INT8, nd, kc);
-            KTile acc = kb.tile("acc", INT32, 16, nd);
-            KTile y = kb.tile("yf", FP32, 16, nd);
+            KTile tw = kb.tile("tw", INT8, nc, kc);
+            KTile acc = kb.tile("acc", INT32, 16, nc);
+            KTile y = kb.tile("yf", FP32, 16, nc);
             KTile rs = kb.tile("rs", FP32, 16, 1);
-            KTile sr = kb.tile("sr", FP32, 1, nd);
-            kb.fill(acc, 0);
-            kb.forRange("k", 0, inter, kc, kk -> kb.load(ta, h, 0, kk).load(tw, w2, 0, kk)
-                    .matmulTransB(acc, ta, tw, true));
+            KTile sr = kb.tile("sr", FP32, 1, nc);
             kb.load(rs, hs, 0, 0);
             if (weighted) {
                 KTile wr = kb.tile("wr", FP32, 1, 16);
                 KTile wcol = kb.tile("wcol", FP32, 16, 1);
                 kb.load(wr, lw, 0, 0).transpose(wcol, wr).mul(rs, rs, wcol);
             }
-            kb.cast(y, acc).rowBroadcast(Fn.Binary.MUL, y, y, rs).load(sr, w2s, 0, 0)
-                    .colBroadcast(Fn.Binary.MUL, y, y, sr).store(y, o, 0, 0);
+            kb.forRange("n", 0, nd, nc, n -> {
+                kb.fill(acc, 0);
+                kb.forRange("k", 0, inter, kc, kk -> kb.load(ta, h, 0, kk).load(tw, w2, n, kk)
+                        .matmulTransB(acc, ta, tw, true));
+                kb.cast(y, acc).rowBroadcast(Fn.Binary.MUL, y, y, rs).load(sr, w2s, 0, n)
+                        .colBroadcast(Fn.Binary.MUL, y, y, sr).store(y, o, 0, n);
+            });
         });
+    }
+
+    /**
+     * Per-row int8 of rows held or recomputed in column chunks, as {@link Tiles#quantRows} on the whole row:
+     * amax = max(max over chunks of rowMax|x|, 1e-4), sq = 127/amax, q = rint(x·sq) (bit-identical, max is
+     * exact). {@code y} and {@code q8} are chunk-wide scratch, the others [R, 1].
+     */
+    record RowQuant(KTile y, KTile part, KTile amax, KTile sq, KTile num, KTile q8) {
+        static RowQuant of(KernelBuilder kb, int rows, int cols) {
+            return new RowQuant(kb.tile("q_y", FP32, rows, cols), kb.tile("q_part", FP32, rows, 1),
+                    kb.tile("q_amax", FP32, rows, 1), kb.tile("q_sq", FP32, rows, 1),
+                    kb.tile("q_num", FP32, rows, 1), kb.tile("q_i8", INT8, rows, cols));
+        }
+
+        /** A chunk of the row at column {@code col}, computed into a tile; {@code first} on the amax pass. */
+        interface Chunk {
+            KTile at(KScalar col, boolean first);
+        }
+
+        /** The chunks of [R, cols] computed twice (amax, then the codes into {@code oQ}); leaves sq. */
+        void overChunks(KernelBuilder kb, int cols, Chunk chunk, KTensor oQ) {
+            start(kb);
+            kb.forRange("qa", 0, cols, q8.cols(), c -> add(kb, chunk.at(c, true)));
+            finish(kb);
+            kb.forRange("qc", 0, cols, q8.cols(), c -> codes(kb, chunk.at(c, false), oQ, c));
+        }
+
+        void start(KernelBuilder kb) {
+            kb.fill(amax, 0);
+        }
+
+        /** amax = max(amax, rowMax|x|), after {@link #start}. */
+        void add(KernelBuilder kb, KTile x) {
+            kb.unary(Fn.Unary.ABS, y, x).rowMax(part, y).max(amax, amax, part);
+        }
+
+        void finish(KernelBuilder kb) {
+            kb.binaryScalar(Fn.Binary.MAX, amax, amax, 1e-4).fill(num, 127).div(sq, num, amax);
+        }
+
+        /** Stores the int8 codes of chunk {@code x} at column {@code col} of {@code oQ}. */
+        void codes(KernelBuilder kb, KTile x, KTensor oQ, Object col) {
+            kb.rowBroadcast(Fn.Binary.MUL, y, x, sq).cast(q8, y, RoundingMode.RINT).store(q8, oQ, 0, col);
+        }
+
+        /** Stores the dequantisation scale 1/sq, times {@code factor} [R, 1] unless null. */
+        void storeScale(KernelBuilder kb, KTensor oS, KTile factor) {
+            kb.fill(num, 1).div(num, num, sq);
+            if (factor != null) {
+                kb.mul(num, num, factor);
+            }
+            kb.store(num, oS, 0, 0);
+        }
     }
 
     /**
