@@ -170,13 +170,12 @@ final class CompressorKernels {
      * channel, the previous window {@code w−7..w−4} from the first half of the projection lanes and the current
      * window {@code w−3..w} from the second; a position comes from the chunk's fresh projections when it is in the
      * chunk, else from the old state row (when mapped), else it is empty (kv 0, score −3.4e38, weight exp → 0).
-     * Softmax per channel over the slots.
+     * Softmax per channel over the slots. {@code stateTable} is the state block table as a column [blocks, 1].
      */
     static void pool4(Dsv4Build b, String name, int cc, int count, TensorVar writePos, TensorVar pos,
                       TensorVar stateTable, TensorVar state2d, TensorVar kvp, TensorVar scp, TensorVar pooled) {
         int head = (int) pooled.shape()[1];
         int out = 2 * head;
-        long tableLen = stateTable.shape()[1];
         int maxSeq = b.m.maxSeqLen();
         KernelRef k = b.aiv(name, kb -> {
             KTensor wp = kb.input("write_pos_map", INT32, 2);
@@ -190,8 +189,6 @@ final class CompressorKernels {
             KScalar c0 = kb.scalar("c0");
             KTile tok = kb.tile("tok", INT32, 1, 1);
             KTile w = kb.tile("w", INT32, 1, 1);
-            KTile tbr = kb.tile("tbr", INT32, 1, (int) tableLen);
-            KTile tbl = kb.tile("tbl", INT32, (int) tableLen, 1);
             KTile kk = kb.tile("kk", INT32, 1, 4);
             KTile a = kb.tile("a", INT32, 1, 4);
             KTile fr = kb.tile("fr", INT32, 1, 4);
@@ -205,8 +202,7 @@ final class CompressorKernels {
             KTile one1 = kb.tile("one1", INT32, 4, 1);
             KTile zero1 = kb.tile("zero1", INT32, 4, 1);
             KTile vm = kb.tile("vm", BOOL, 4, 1);
-            KTile zi = kb.tile("zi", INT32, 4, cc);
-            KTile wide = kb.tile("wide", INT32, 4, cc);
+            KTile vf = kb.tile("vf", FP32, 4, 1);
             KTile mf = kb.tile("mf", BOOL, 4, cc);
             KTile ms = kb.tile("ms", BOOL, 4, cc);
             KTile fk = kb.tile("fk", FP32, 4, cc);
@@ -222,7 +218,7 @@ final class CompressorKernels {
             KTile acc = kb.tile("acc", FP32, 1, cc);
             KTile ah = kb.tile("ah", FP32, 1, cc);
             kb.load(tok, wp, 0, e).binaryScalar(Fn.Binary.MAX, tok, tok, 0).loadRows(w, p, tok, 0, 0)
-                    .load(tbr, tb, 0, 0).transpose(tbl, tbr).iota(kk, Fn.Axis.COLS, 0).fill(one1, 1).fill(zero1, 0)
+                    .iota(kk, Fn.Axis.COLS, 0).fill(one1, 1).fill(zero1, 0)
                     .fill(zf, 0).fill(nf, Dsv4Numerics.NEG_INF);
             for (int half = 0; half < 2; half++) {
                 // positions w − 7 + 4·half + k; the chunk's row of a position is tok − (w − a)
@@ -231,20 +227,22 @@ final class CompressorKernels {
                         .adds(fr, fr, -back).transpose(ac, a).transpose(frc, fr)
                         .compareScalar(Fn.Compare.GE, vm, frc, 0).select(fresh, vm, one1, zero1)
                         .binaryScalar(Fn.Binary.MAX, frc, frc, 0)
-                        // state row table[a / 4]·4 + a mod 4, valid for 0 ≤ a < MAX_SEQ and a mapped block
+                        // state row table[a / 4]·4 + a mod 4, valid for 0 ≤ a < MAX_SEQ and a mapped block; the
+                        // table entries are gathered from GM (the table passed as a column), not held in the UB
                         .compareScalar(Fn.Compare.GE, vm, ac, 0).select(valid, vm, one1, zero1)
                         .compareScalar(Fn.Compare.LT, vm, ac, maxSeq).select(valid, vm, valid, zero1)
                         .binaryScalar(Fn.Binary.MAX, ac, ac, 0).binaryScalar(Fn.Binary.MIN, ac, ac, maxSeq - 1)
                         .binaryScalar(Fn.Binary.DIV, blk, ac, 4).muls(off, blk, 4).sub(off, ac, off)
-                        .gatherRows(g, tbl, blk).compareScalar(Fn.Compare.GE, vm, g, 0).select(valid, vm, valid, zero1)
+                        .loadRows(g, tb, blk, 0, 0).compareScalar(Fn.Compare.GE, vm, g, 0)
+                        .select(valid, vm, valid, zero1)
                         .binaryScalar(Fn.Binary.MAX, g, g, 0).muls(g, g, 4).add(off, g, off);
                 dev.jpto.compiler.dsl.KIndex lane = c0.plus(half * head);
+                columnMask(kb, ms, valid, vf, zf, fk);
+                columnMask(kb, mf, fresh, vf, zf, fk);
                 kb.loadRows(fk, kv, frc, 0, lane).loadRows(fs, sc, frc, 0, lane)
-                        .loadRows(kvs[half], st, off, 0, lane).loadRows(scs[half], st, off, 0, lane.plus(out));
-                Tiles.columnMask(kb, ms, valid, zi, wide);
-                kb.select(kvs[half], ms, kvs[half], zf).select(scs[half], ms, scs[half], nf);
-                Tiles.columnMask(kb, mf, fresh, zi, wide);
-                kb.select(kvs[half], mf, fk, kvs[half]).select(scs[half], mf, fs, scs[half]);
+                        .loadRows(kvs[half], st, off, 0, lane).loadRows(scs[half], st, off, 0, lane.plus(out))
+                        .select(kvs[half], ms, kvs[half], zf).select(scs[half], ms, scs[half], nf)
+                        .select(kvs[half], mf, fk, kvs[half]).select(scs[half], mf, fs, scs[half]);
             }
             kb.reduce(Fn.Reduce.MAX, Fn.Axis.COLS, m, scs[0]).reduce(Fn.Reduce.MAX, Fn.Axis.COLS, mh, scs[1])
                     .max(m, m, mh).fill(l, 0).fill(acc, 0);
@@ -256,9 +254,18 @@ final class CompressorKernels {
             }
             kb.div(acc, acc, l).store(acc, o, 0, 0);
         });
-        TensorVar tb = stateTable;
-        b.grid(count, head / cc, k, (e, c) -> Dsv4Build.args(in(writePos), in(pos), in(tb),
+        b.grid(count, head / cc, k, (e, c) -> Dsv4Build.args(in(writePos), in(pos), in(stateTable),
                 in(state2d), in(kvp), in(scp), outExisting(pooled.at(e, c.times(cc)).size(1, cc)), scalar(e),
                 scalar(c.times(cc))));
+    }
+
+    /**
+     * {@code mask[r][c] = col[r][0] > 0} for an int32 column: the column as fp32 ({@code colF}) broadcast over
+     * {@code zeros} into {@code scratch} (fp32 tiles of the mask's shape the kernel has anyway; scratch is
+     * clobbered), so no int32 tile of the mask's width is needed.
+     */
+    static void columnMask(KernelBuilder kb, KTile mask, KTile col, KTile colF, KTile zeros, KTile scratch) {
+        kb.cast(colF, col).rowBroadcast(Fn.Binary.ADD, scratch, zeros, colF)
+                .compareScalar(Fn.Compare.GT, mask, scratch, 0);
     }
 }

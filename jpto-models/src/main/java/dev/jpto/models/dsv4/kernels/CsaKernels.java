@@ -38,7 +38,7 @@ final class CsaKernels {
         TensorVar wpos = b.alloc(MAIN, "write_pos_map");
         TensorVar wdst = b.alloc(MAIN, "write_dst_map");
         TensorVar state2d = flat(v.get("compress_state"));
-        TensorVar table = row(v.get("compress_state_block_table"));
+        TensorVar table = column(v.get("compress_state_block_table"));
         CompressorKernels.project(b, "prefill_c4_kv_score_proj", RATIO, Dsv4Build.tileOf(2 * hd, 32), xNormed,
                 v.get("cmp_wkv"), v.get("cmp_wgate"), v.get("cmp_ape"), pos, kvp, scp);
         CompressorKernels.writeMap(b, "prefill_c4_write_map", row(v.get("cmp_slot_mapping")), wpos, wdst);
@@ -82,7 +82,7 @@ final class CsaKernels {
                 v.get("inner_wkv"), v.get("inner_wgate"), v.get("inner_ape"), pos, ikvp, iscp);
         CompressorKernels.writeMap(b, "prefill_idx_c4_write_map", row(v.get("idx_slot_mapping")), iwpos, iwdst);
         CompressorKernels.pool4(b, "prefill_idx_c4_softmax_pool", Dsv4Build.tileOf(ihd, 32), count, iwpos, pos,
-                row(v.get("inner_compress_state_block_table")), istate2d, ikvp, iscp, ipooled);
+                column(v.get("inner_compress_state_block_table")), istate2d, ikvp, iscp, ipooled);
         CompressorKernels.normRope(b, "prefill_idx_c4_rmsnorm_rope", RATIO, count, iwpos, pos, ipooled,
                 v.get("inner_norm_w"), fc, fs, inormed);
         IndexerKernels.kvHadamard(b, inormed, hadamard, ifinal, count);
@@ -123,6 +123,11 @@ final class CsaKernels {
     private static TensorVar flat(TensorVar pool) {
         long[] s = pool.shape();
         return pool.reshape(s[0] * s[1], s[s.length - 1]);
+    }
+
+    /** A rank-1 tensor as one column [n, 1]. */
+    private static TensorVar column(TensorVar v) {
+        return v.reshape(v.shape()[0], 1);
     }
 
     /** A rank-1 tensor as one row [1, n]. */

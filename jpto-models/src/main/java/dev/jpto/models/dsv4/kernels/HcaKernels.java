@@ -87,35 +87,34 @@ final class HcaKernels {
             KTile vm = kb.tile("vm", BOOL, RATIO, 1);
             KTile valid = kb.tile("valid", INT32, RATIO, 1);
             KTile zero1 = kb.tile("zero1", INT32, RATIO, 1);
-            KTile tbr = kb.tile("tbr", INT32, 1, (int) tableLen);
-            KTile tbl = kb.tile("tbl", INT32, (int) tableLen, 1);
             KTile kv = kb.tile("kv", FP32, RATIO, cc);
             KTile sc = kb.tile("sc", FP32, RATIO, cc);
             KTile zf = kb.tile("zf", FP32, RATIO, cc);
-            KTile zi = kb.tile("zi", INT32, RATIO, cc);
-            KTile wide = kb.tile("wide", INT32, RATIO, cc);
+            KTile vf = kb.tile("vf", FP32, RATIO, 1);
             KTile mh = kb.tile("mh", BOOL, RATIO, cc);
             KTile m = kb.tile("m", FP32, 1, cc);
             KTile l = kb.tile("l", FP32, 1, cc);
             KTile acc = kb.tile("acc", FP32, 1, cc);
             // positions a = w−127 .. w; state row = table[a/8]·8 + a mod 8, valid when 0 ≤ a < MAX_SEQ and mapped
+            // (table entries gathered from GM, the table passed as a column)
             kb.iota(k, Fn.Axis.COLS, 1 - RATIO).rowBroadcast(Fn.Binary.ADD, a, k, w).transpose(ac, a)
                     .fill(zero1, 0).fill(valid, 1)
                     .compareScalar(Fn.Compare.GE, vm, ac, 0).select(valid, vm, valid, zero1)
                     .compareScalar(Fn.Compare.LT, vm, ac, maxSeq).select(valid, vm, valid, zero1)
                     .binaryScalar(Fn.Binary.MAX, ac, ac, 0).binaryScalar(Fn.Binary.MIN, ac, ac, maxSeq - 1)
                     .binaryScalar(Fn.Binary.DIV, blk, ac, STATE_ROWS).muls(off, blk, STATE_ROWS).sub(off, ac, off)
-                    .load(tbr, tb, 0, 0).transpose(tbl, tbr).gatherRows(g, tbl, blk)
+                    .loadRows(g, tb, blk, 0, 0)
                     .compareScalar(Fn.Compare.GE, vm, g, 0).select(valid, vm, valid, zero1)
                     .binaryScalar(Fn.Binary.MAX, g, g, 0).muls(g, g, STATE_ROWS).add(off, g, off)
-                    .loadRows(kv, st, off, 0, c0).loadRows(sc, st, off, 0, c0.plus(hd)).fill(zf, 0);
-            Tiles.columnMask(kb, mh, valid, zi, wide);
-            kb.select(kv, mh, kv, zf).select(sc, mh, sc, zf)
+                    .fill(zf, 0);
+            CompressorKernels.columnMask(kb, mh, valid, vf, zf, kv);
+            kb.loadRows(kv, st, off, 0, c0).loadRows(sc, st, off, 0, c0.plus(hd))
+                    .select(kv, mh, kv, zf).select(sc, mh, sc, zf)
                     .reduce(Fn.Reduce.MAX, Fn.Axis.COLS, m, sc).colBroadcast(Fn.Binary.SUB, sc, sc, m).exp(sc, sc)
                     .reduce(Fn.Reduce.SUM, Fn.Axis.COLS, l, sc).mul(kv, kv, sc)
                     .reduce(Fn.Reduce.SUM, Fn.Axis.COLS, acc, kv).div(acc, acc, l).store(acc, o, 0, 0);
         });
-        TensorVar table2 = table.reshape(1, tableLen);
+        TensorVar table2 = table.reshape(tableLen, 1);
         b.grid(hd / cc, pool, c -> Dsv4Build.args(in(writePos), in(pos), in(table2), in(state2d),
                 outExisting(pooled.at(0, c.times(cc)).size(1, cc)), scalar(c.times(cc))));
 
