@@ -4,6 +4,7 @@
 module dev.jpto.runtime {
     requires transitive dev.jpto.isa;
     requires com.fasterxml.jackson.databind;
+    requires java.management;
 
     exports dev.jpto.runtime;
     // the chip and its files, for jpto's own modules: a program author runs programs through dev.jpto.lib.runner

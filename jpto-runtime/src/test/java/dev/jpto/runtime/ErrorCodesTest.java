@@ -297,10 +297,26 @@ class ErrorCodesTest {
                 }
             }), CallConfig.defaults());
             assertThat(e.error()).isEqualTo(ErrorCode.SCHEDULER_TIMEOUT);
-            assertThat(e.getMessage()).contains("S1:running-stalled", "kernel 'deaf_kernel'");
+            // it computes, so it was given until it used the timeout in CPU time, and not past 10 timeouts
+            assertThat(e.getMessage()).contains("S1:running-stalled", "kernel 'deaf_kernel'", "cpu_ms=");
+            long stalledMs = Long.parseLong(e.getMessage().replaceAll("(?s).*no task completed for (\\d+) ms.*", "$1"));
+            assertThat(stalledMs).isBetween(300L, 300L * 10 + 1000);
         } finally {
             release.set(true);
         }
+    }
+
+    /** A kernel that computes past the timeout is slow, not hung: the watchdog lets it finish. */
+    @Test
+    void aKernelComputingPastTheTimeoutIsNotAHang() {
+        long[] spins = new long[1];
+        chip.run(orch -> orch.submit("slow_kernel", CoreType.AIV, ctx -> {
+            long end = System.nanoTime() + 450_000_000L; // 1.5 timeouts of busy work
+            while (System.nanoTime() < end) {
+                spins[0]++;
+            }
+        }), CallConfig.defaults());
+        assertThat(spins[0]).isPositive();
     }
 
     @Test

@@ -525,6 +525,7 @@ public final class Engine {
     public static final class Progress {
         long seen = -1;
         long since;
+        private SlowKernelGrace grace;
 
         /** Forgets what was seen: the next {@link #stalled} call starts the no-progress clock afresh. */
         public void restart() {
@@ -534,7 +535,8 @@ public final class Engine {
 
     /**
      * Scheduler no-progress watchdog (spec d.4, code 100). Progress is any task completion. Latches and
-     * returns true when no task completed for the scheduler timeout while work remains.
+     * returns true when no task completed for the scheduler timeout while work remains; with a kernel running,
+     * only once {@link SlowKernelGrace} finds it stuck rather than slow.
      */
     public boolean stalled(Progress p) {
         long c = completed();
@@ -542,6 +544,9 @@ public final class Engine {
         if (c != p.seen) {
             p.seen = c;
             p.since = now;
+            if (p.grace != null) {
+                p.grace.reset();
+            }
             return false;
         }
         long timeout = options.schedulerTimeout().toNanos();
@@ -550,12 +555,14 @@ public final class Engine {
         }
         long submitted = publishedSubmitted();
         long remaining = submitted - c;
+        long[] runningTasks = new long[threads];
         int runningCount = 0;
         long stuck = -1;
         long stuckCore = -1;
         int stuckThread = -1;
         for (int t = 0; t < threads; t++) {
             long r = runningTask(t);
+            runningTasks[t] = r;
             if (r >= 0) {
                 runningCount++;
                 if (stuck < 0) {
@@ -567,6 +574,16 @@ public final class Engine {
         }
         if (runningCount == 0 && remaining <= 0) {
             p.since = now; // idle with nothing to do: the orchestrator is simply busy
+            return false;
+        }
+        if (runningCount > 0) {
+            if (p.grace == null) {
+                p.grace = new SlowKernelGrace(threads);
+            }
+            if (p.grace.waitOn(now, now - p.since, timeout, runningTasks, workerThreadIds())) {
+                return false;
+            }
+        } else if (p.grace != null && p.grace.kernelJustEnded(now, timeout)) {
             return false;
         }
         long readyCount = ready[0].size() + ready[1].size();
@@ -596,6 +613,10 @@ public final class Engine {
             sb.append(" stuck_task_id=").append(Diagnostics.taskName(stuck)).append(" kernel '")
                     .append(ring.kernelName(slot)).append("' stuck_core=").append(type).append(stuckCore)
                     .append(" (scheduler thread ").append(stuckThread).append(')')
+                    .append(" cpu_ms=").append(p.grace.cpuUsedNanos() / 1_000_000)
+                    .append(" (CPU time the running kernels used since the timeout; a stuck kernel uses little, a slow")
+                    .append(" one is given until it used the timeout, at most ").append(SlowKernelGrace.MAX_WALL_FACTOR)
+                    .append(" timeouts)")
                     .append("; the kernel did not return: fix kernel '").append(ring.kernelName(slot))
                     .append("', or raise the scheduler timeout, now ").append(options.schedulerTimeout().toMillis())
                     .append(" ms (runtime_cfg os_env=SIMPLER_SCHEDULER_TIMEOUT_MS=<ms>; from Java, ")
