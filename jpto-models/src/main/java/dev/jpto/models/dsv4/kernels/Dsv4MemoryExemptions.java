@@ -21,12 +21,10 @@ final class Dsv4MemoryExemptions {
     private static final Set<String> HCA = Set.of("prefill_hca_c128_kv_finalize",
             "prefill_hca_c128_state_scatter_pre", "prefill_hca_cache_write");
     private static final Set<String> SWA = Set.of("prefill_swa_cache_write", "prefill_swa_empty_cmp_meta");
-    private static final Set<String> MTP_HEAD = Set.of("hc_head", "mtp_projection_norm_bf16",
-            "mtp_projection_norm_fp32", "mtp_projection_output", "mtp_rms_norm");
 
     static final MemoryExemption MOE_ONLY = exempt(Set.of("hc_post_prefill"));
     static final MemoryExemption LAYER = exempt(ATTENTION, HCA);
-    static final MemoryExemption MTP = exempt(ATTENTION, SWA, MTP_HEAD);
+    static final MemoryExemption MTP = exempt(ATTENTION, SWA);
 
     private Dsv4MemoryExemptions() {
     }

@@ -70,14 +70,16 @@ public final class MtpKernels {
                 TensorVar h = b.alloc("prev_h");
                 linear(b, hI8, hSd, t, v.get("e_proj_w"), v.get("e_proj_w_scale"), e);
                 linear(b, pI8, pSd, t * hc, v.get("h_proj_w"), v.get("h_proj_w_scale"), h);
-                // projected[t, j, :] = e[t] + h[t·HC + j]
+                // projected[t, j, :] = e[t] + h[t·HC + j], D in chunks
+                int dc = Dsv4Build.tileOf(d, 1024);
                 KernelRef add = b.aiv("mtp_projection_output", kb -> {
                     KTensor et = kb.input("e", FP32, 2);
                     KTensor ht = kb.input("h", FP32, 2);
                     KTensor ot = kb.output("out", FP32, 2);
-                    KTile a = kb.tile("a", FP32, 8, d);
-                    KTile c = kb.tile("c", FP32, 8, d);
-                    kb.load(a, et, 0, 0).load(c, ht, 0, 0).add(c, a, c).store(c, ot, 0, 0);
+                    KTile a = kb.tile("a", FP32, 8, dc);
+                    KTile c = kb.tile("c", FP32, 8, dc);
+                    kb.forRange("n", 0, d, dc, col -> kb.load(a, et, 0, col).load(c, ht, 0, col).add(c, a, c)
+                            .store(c, ot, 0, col));
                 });
                 TensorVar h2 = h.reshape(t, (long) hc * d);
                 TensorVar o2 = out.reshape(t, (long) hc * d);
@@ -89,7 +91,10 @@ public final class MtpKernels {
         return b.p.build();
     }
 
-    /** x·rsqrt(mean x² + eps)·norm_w·smooth per row, then int8 per row (codes and 1/sq); 8 rows per task. */
+    /**
+     * x·rsqrt(mean x² + eps)·norm_w·smooth per row, then int8 per row (codes and 1/sq); 8 rows per task, D in
+     * chunks of 128: Σx², then the normed chunks twice (their amax, then their codes).
+     */
     private static void normQuant(Dsv4Build b, String name, DType xType, TensorVar x, int rows, TensorVar normW,
                                   TensorVar smooth, TensorVar q, TensorVar sd) {
         int d = b.m.d();
@@ -103,18 +108,16 @@ public final class MtpKernels {
             KTile xc = kb.tile("xc", FP32, 8, dc);
             KTile part = kb.tile("part", FP32, 8, 1);
             KTile acc = kb.tile("acc", FP32, 8, 1);
-            KTile xs = kb.tile("xs", FP32, 8, d);
-            KTile y = kb.tile("y", FP32, 8, d);
-            KTile wr = kb.tile("wr", FP32, 1, d);
-            KTile amax = kb.tile("amax", FP32, 8, 1);
-            KTile sq = kb.tile("sq", FP32, 8, 1);
-            KTile num = kb.tile("num", FP32, 8, 1);
-            KTile q8 = kb.tile("q8", INT8, 8, d);
+            KTile wr = kb.tile("wr", FP32, 1, dc);
+            MoeKernels.RowQuant rq = MoeKernels.RowQuant.of(kb, 8, dc);
             Tiles.rowInvRms(kb, xt, xc, part, acc, d, b.m.eps());
-            kb.load(xs, xt, 0, 0).rowBroadcast(Fn.Binary.MUL, xs, xs, acc).load(wr, wt, 0, 0)
-                    .colBroadcast(Fn.Binary.MUL, xs, xs, wr).load(wr, st, 0, 0).colBroadcast(Fn.Binary.MUL, xs, xs, wr);
-            Tiles.quantRows(kb, xs, y, amax, sq, num, q8);
-            kb.store(q8, oq, 0, 0).fill(num, 1).div(num, num, sq).store(num, os, 0, 0);
+            rq.overChunks(kb, d, (c, first) -> {
+                kb.load(xc, xt, 0, c).rowBroadcast(Fn.Binary.MUL, xc, xc, acc).load(wr, wt, 0, c)
+                        .colBroadcast(Fn.Binary.MUL, xc, xc, wr).load(wr, st, 0, c)
+                        .colBroadcast(Fn.Binary.MUL, xc, xc, wr);
+                return xc;
+            }, oq);
+            rq.storeScale(kb, os, null);
         });
         b.grid(rows / 8, k, i -> Dsv4Build.args(in(x.block(8, d).at(i, 0)), in(normW.reshape(1, d)),
                 in(smooth.reshape(1, d)), outExisting(q.block(8, d).at(i, 0)), outExisting(sd.block(8, 1).at(i, 0))));
@@ -168,54 +171,70 @@ public final class MtpKernels {
             b.o = o;
             o.scope(() -> {
                 TensorVar xHead = b.alloc("x_head");
+                // K = HC·D in chunks of dc: Σx² and the mix dots x·fn_h in one pass (partial sums per chunk),
+                // then x_head = Σ_h pre_h·x_h per D chunk
+                int dc = Dsv4Build.tileOf(d, 512);
                 KernelRef headK = b.aiv("hc_head", kb -> {
                     KTensor x = kb.input("x", FP32, 2);
                     KTensor fn = kb.input("fn", FP32, 2);
                     KTensor sc = kb.input("scale", FP32, 2);
                     KTensor bs = kb.input("base", FP32, 2);
                     KTensor ot = kb.output("x_head", BF16, 2);
-                    KTile xs = kb.tile("xs", FP32, 8, k);
-                    KTile tmp = kb.tile("tmp", FP32, 8, k);
-                    KTile fr = kb.tile("fr", FP32, 1, k);
+                    KTile xc = kb.tile("xc", FP32, 8, dc);
+                    KTile tmp = kb.tile("tmp", FP32, 8, dc);
+                    KTile fr = kb.tile("fr", FP32, 1, dc);
+                    KTile part = kb.tile("part", FP32, 8, 1);
                     KTile inv = kb.tile("inv", FP32, 8, 1);
                     KTile s8 = kb.tile("s8", FP32, 8, 1);
                     KTile b8 = kb.tile("b8", FP32, 8, 1);
                     KTile[] pre = new KTile[hc];
                     KTile[] xh = new KTile[hc];
-                    kb.load(xs, x, 0, 0).mul(tmp, xs, xs).rowSum(inv, tmp);
+                    kb.fill(inv, 0);
+                    for (int h = 0; h < hc; h++) {
+                        pre[h] = kb.tile("pre" + h, FP32, 8, 1);
+                        xh[h] = kb.tile("x" + h, FP32, 8, dc);
+                        kb.fill(pre[h], 0);
+                    }
+                    kb.forRange("k", 0, k, dc, c -> {
+                        kb.load(xc, x, 0, c);
+                        Tiles.addSquares(kb, inv, xc, tmp, part);
+                        for (int h = 0; h < hc; h++) {
+                            kb.load(fr, fn, h, c).colBroadcast(Fn.Binary.MUL, tmp, xc, fr).rowSum(part, tmp)
+                                    .add(pre[h], pre[h], part);
+                        }
+                    });
                     Tiles.finishRsqrt(kb, inv, k, eps);
                     HcPreStage.broadcastScalar(kb, s8, sc, 0, "s");
                     for (int h = 0; h < hc; h++) {
-                        pre[h] = kb.tile("pre" + h, FP32, 8, 1);
                         HcPreStage.broadcastScalar(kb, b8, bs, h, "b" + h);
-                        kb.load(fr, fn, h, 0).colBroadcast(Fn.Binary.MUL, tmp, xs, fr).rowSum(pre[h], tmp)
-                                .mul(pre[h], pre[h], inv).mul(pre[h], pre[h], s8).add(pre[h], pre[h], b8)
+                        kb.mul(pre[h], pre[h], inv).mul(pre[h], pre[h], s8).add(pre[h], pre[h], b8)
                                 .unary(Fn.Unary.SIGMOID, pre[h], pre[h]).adds(pre[h], pre[h], hcEps);
                     }
-                    for (int h = 0; h < hc; h++) {
-                        xh[h] = kb.tile("x" + h, FP32, 8, d);
-                        kb.load(xh[h], x, 0, (long) h * d).rowBroadcast(Fn.Binary.MUL, xh[h], xh[h], pre[h]);
-                    }
-                    kb.add(xh[0], xh[0], xh[1]).add(xh[2], xh[2], xh[3]).add(xh[0], xh[0], xh[2])
-                            .store(xh[0], ot, 0, 0);
+                    kb.forRange("c", 0, d, dc, c -> {
+                        for (int h = 0; h < hc; h++) {
+                            kb.load(xh[h], x, 0, c.plus((long) h * d)).rowBroadcast(Fn.Binary.MUL, xh[h], xh[h],
+                                    pre[h]);
+                        }
+                        kb.add(xh[0], xh[0], xh[1]).add(xh[2], xh[2], xh[3]).add(xh[0], xh[0], xh[2])
+                                .store(xh[0], ot, 0, c);
+                    });
                 });
                 TensorVar x2 = v.get("pre_hc_hidden_out").reshape(t, k);
                 b.grid(t / 8, headK, i -> Dsv4Build.args(in(x2.block(8, k).at(i, 0)), in(v.get("mtp_hc_head_fn")),
                         in(v.get("mtp_hc_head_scale").reshape(1, 1)), in(v.get("mtp_hc_head_base").reshape(1, hc)),
                         outExisting(xHead.block(8, d).at(i, 0))));
-                int dc = Dsv4Build.tileOf(d, 128);
+                int nc = Dsv4Build.tileOf(d, 128);
                 KernelRef norm = b.aiv("mtp_rms_norm", kb -> {
                     KTensor x = kb.input("x", BF16, 2);
                     KTensor w = kb.input("w", BF16, 2);
                     KTensor ot = kb.output("y", BF16, 2);
-                    KTile xc = kb.tile("xc", FP32, 8, dc);
+                    KTile xc = kb.tile("xc", FP32, 8, nc);
                     KTile part = kb.tile("part", FP32, 8, 1);
                     KTile acc = kb.tile("acc", FP32, 8, 1);
-                    KTile xs = kb.tile("xs", FP32, 8, d);
-                    KTile wr = kb.tile("wr", FP32, 1, d);
+                    KTile wr = kb.tile("wr", FP32, 1, nc);
                     Tiles.rowInvRms(kb, x, xc, part, acc, d, eps);
-                    kb.load(xs, x, 0, 0).rowBroadcast(Fn.Binary.MUL, xs, xs, acc).load(wr, w, 0, 0)
-                            .colBroadcast(Fn.Binary.MUL, xs, xs, wr).store(xs, ot, 0, 0);
+                    kb.forRange("n", 0, d, nc, c -> kb.load(xc, x, 0, c).rowBroadcast(Fn.Binary.MUL, xc, xc, acc)
+                            .load(wr, w, 0, c).colBroadcast(Fn.Binary.MUL, xc, xc, wr).store(xc, ot, 0, c));
                 });
                 b.grid(t / 8, norm, i -> Dsv4Build.args(in(xHead.block(8, d).at(i, 0)),
                         in(v.get("mtp_norm_w").reshape(1, d)), outExisting(out.block(8, d).at(i, 0))));
