@@ -18,12 +18,9 @@ final class Dsv4MemoryExemptions {
             "qproj_matmul");
     private static final Set<String> MOE = Set.of("ffn_norm_quant", "routed_w13", "routed_w2", "shared_w13",
             "shared_w2");
-    private static final Set<String> CSA = Set.of("prefill_c4_cache_write", "prefill_c4_softmax_pool",
-            "prefill_c4_state_update", "prefill_csa_cache_write", "prefill_idx_c4_cache_write",
-            "prefill_idx_c4_state_update");
-    private static final Set<String> HCA = Set.of("prefill_hca_c128_kv_finalize", "prefill_hca_c128_softmax_pool",
-            "prefill_hca_c128_state_scatter_pre", "prefill_hca_cache_write");
-    private static final Set<String> SWA = Set.of("prefill_swa_cache_write", "prefill_swa_empty_cmp_meta");
+    private static final Set<String> CSA = Set.of("prefill_c4_softmax_pool");
+    private static final Set<String> HCA = Set.of("prefill_hca_c128_softmax_pool");
+    private static final Set<String> SWA = Set.of("prefill_swa_empty_cmp_meta");
     private static final Set<String> MTP_HEAD = Set.of("hc_head", "mtp_projection_norm_bf16",
             "mtp_projection_norm_fp32", "mtp_projection_output", "mtp_rms_norm");
 
