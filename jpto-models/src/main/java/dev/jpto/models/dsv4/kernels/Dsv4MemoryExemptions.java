@@ -16,14 +16,10 @@ final class Dsv4MemoryExemptions {
             + "smaller tiles; not re-tiled yet";
     private static final Set<String> ATTENTION = Set.of("gather_kv", "gather_kv_cmp", "hc_post_prefill", "qk_pv",
             "qproj_matmul");
-    private static final Set<String> CSA = Set.of("prefill_c4_cache_write", "prefill_c4_state_update",
-            "prefill_csa_cache_write", "prefill_idx_c4_cache_write", "prefill_idx_c4_state_update");
-    private static final Set<String> HCA = Set.of("prefill_hca_c128_kv_finalize",
-            "prefill_hca_c128_state_scatter_pre", "prefill_hca_cache_write");
-    private static final Set<String> SWA = Set.of("prefill_swa_cache_write", "prefill_swa_empty_cmp_meta");
+    private static final Set<String> SWA = Set.of("prefill_swa_empty_cmp_meta");
 
     static final MemoryExemption MOE_ONLY = exempt(Set.of("hc_post_prefill"));
-    static final MemoryExemption LAYER = exempt(ATTENTION, HCA);
+    static final MemoryExemption LAYER = exempt(ATTENTION);
     static final MemoryExemption MTP = exempt(ATTENTION, SWA);
 
     private Dsv4MemoryExemptions() {
@@ -32,8 +28,7 @@ final class Dsv4MemoryExemptions {
     /** The exemption of one prefill attention program. */
     static MemoryExemption attention(Dsv4Program program) {
         return switch (program) {
-            case CSA -> exempt(ATTENTION, CSA);
-            case HCA -> exempt(ATTENTION, HCA);
+            case CSA, HCA -> exempt(ATTENTION);
             case SWA -> exempt(ATTENTION, SWA);
         };
     }

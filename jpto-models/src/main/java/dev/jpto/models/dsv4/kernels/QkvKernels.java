@@ -5,7 +5,6 @@ import static dev.jpto.compiler.dsl.TaskArg.inout;
 import static dev.jpto.compiler.dsl.TaskArg.outExisting;
 import static dev.jpto.compiler.dsl.TaskArg.scalar;
 import static dev.jpto.isa.DType.BF16;
-import static dev.jpto.isa.DType.BOOL;
 import static dev.jpto.isa.DType.FP32;
 import static dev.jpto.isa.DType.INT32;
 import static dev.jpto.isa.DType.INT64;
@@ -279,10 +278,8 @@ final class QkvKernels {
     }
 
     /**
-     * Step 21: scatter the active kv rows to {@code kv_cache[ori_slot_mapping[t]]}. The ISA stores only at
-     * task-time offsets, so per 128-row block of the cache the kernel finds, for each cache row, the token that
-     * maps to it (compare, max of token+1), gathers that kv row and selects it over the old row bit-exactly;
-     * rows no token maps to are written back unchanged.
+     * Step 21: scatter the active kv rows to {@code kv_cache[ori_slot_mapping[t]]} ({@link Scatter}: per block of
+     * cache rows, the token mapping to each row, its kv row selected over the old one bit-exactly).
      */
     static void cacheWrite(Dsv4Build b, String name, TensorVar kv, TensorVar slots, TensorVar cache2d,
                            TensorVar qr) {
@@ -295,27 +292,8 @@ final class QkvKernels {
             KTensor cache = kb.inout("kv_cache", BF16, 2);
             // qr: the indexer's input (CSA); a plain dependency here, so SWA/HCA end the qkv stage on it too
             kb.input("qr", INT8, 2);
-            KTile slot = kb.tile("slot", INT32, 1, t);
-            KTile jm = kb.tile("jm", INT32, 128, t);
-            KTile tp = kb.tile("tp", INT32, 128, t);
-            KTile z = kb.tile("z", INT32, 128, t);
-            KTile mask = kb.tile("mask", BOOL, 128, t);
-            KTile w = kb.tile("w", INT32, 128, 1);
-            KTile idx = kb.tile("idx", INT32, 128, 1);
-            KTile zh = kb.tile("zh", INT32, 128, hd);
-            KTile wide = kb.tile("wide", INT32, 128, hd);
-            KTile mh = kb.tile("mh", BOOL, 128, hd);
-            KTile nw = kb.tile("nw", BF16, 128, hd);
-            KTile old = kb.tile("old", BF16, 128, hd);
-            kb.load(slot, sm, 0, 0).iota(tp, Fn.Axis.COLS, 1).fill(z, 0);
-            kb.forRange("r0", 0, cacheRows, 128, r0 -> {
-                kb.iota(jm, Fn.Axis.ROWS, 0).binaryScalar(Fn.Binary.ADD, jm, jm, r0)
-                        .colBroadcast(Fn.Binary.SUB, jm, jm, slot).compareScalar(Fn.Compare.EQ, mask, jm, 0)
-                        .select(jm, mask, tp, z).rowMax(w, jm).adds(idx, w, -1)
-                        .binaryScalar(Fn.Binary.MAX, idx, idx, 0).loadRows(nw, kvT, idx, 0, 0).load(old, cache, r0, 0);
-                Tiles.columnMask(kb, mh, w, zh, wide);
-                kb.select(old, mh, nw, old).store(old, cache, r0, 0);
-            });
+            Scatter.body(kb, "", sm, t, cache, BF16, cacheRows, hd, true,
+                    (nw, idx, c0) -> kb.loadRows(nw, kvT, idx, 0, c0));
         });
         b.submit(k, in(kv), in(slots.reshape(1, t)), inout(cache2d), in(qr));
     }

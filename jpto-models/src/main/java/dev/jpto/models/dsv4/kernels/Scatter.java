@@ -5,6 +5,7 @@ import static dev.jpto.compiler.dsl.TaskArg.inout;
 import static dev.jpto.isa.DType.BOOL;
 import static dev.jpto.isa.DType.INT32;
 
+import dev.jpto.compiler.dsl.KScalar;
 import dev.jpto.compiler.dsl.KTensor;
 import dev.jpto.compiler.dsl.KTile;
 import dev.jpto.compiler.dsl.KernelBuilder;
@@ -17,12 +18,22 @@ import java.util.function.BiConsumer;
 
 /**
  * Row scatters by a slot mapping ({@code dst[slot[e]] = src[e]} for every entry e with a slot ≥ 0). The ISA stores
- * only at task-time offsets, so per block of destination rows the kernel finds, for each row, the entry mapping
- * to it (compare, max of e+1), gathers that entry's row and selects it bit-exactly over the old row; rows nobody
- * maps to are written back unchanged.
+ * only at task-time offsets, so per block of destination rows the kernel finds, for each row, the last entry
+ * mapping to it, gathers that entry's row and selects it bit-exactly over the old row, a column chunk at a time;
+ * rows nobody maps to are written back unchanged. Blocks of {@value #ROW_BLOCK} rows by {@value #COL_CHUNK}
+ * columns keep the kernel within the UB, as the device kernel loops over its tiles.
  */
 final class Scatter {
+    private static final int ROW_BLOCK = 64;
+    private static final int COL_CHUNK = 128;
+
     private Scatter() {
+    }
+
+    /** Fills {@code nw} [block, chunk] with the columns from {@code c0} of the source rows of the entries in idx. */
+    @FunctionalInterface
+    interface NewRows {
+        void fill(KTile nw, KTile idx, KScalar c0);
     }
 
     /**
@@ -42,7 +53,7 @@ final class Scatter {
             if (after != null) {
                 kb.input("after", after.dtype(), 2);
             }
-            body(kb, "", sm, n, o, dtype, rows, w, byEntry, (nw, idx) -> kb.loadRows(nw, s, idx, 0, 0));
+            body(kb, "", sm, n, o, dtype, rows, w, byEntry, (nw, idx, c0) -> kb.loadRows(nw, s, idx, 0, c0));
         });
         TaskArg[] args = after == null ? new TaskArg[] {in(src), in(slots), inout(dst)}
                 : new TaskArg[] {in(src), in(slots), inout(dst), in(after)};
@@ -50,39 +61,52 @@ final class Scatter {
     }
 
     /**
-     * The scatter loop inside a kernel: {@code newRows.accept(nw, idx)} fills {@code nw} [block, w] with the source
-     * rows of the entries in {@code idx} [block, 1] (from a tensor by loadRows, or from a tile by gatherRows).
-     * Tile names take {@code p} as prefix so a kernel may scatter into several pools.
+     * {@link #body(KernelBuilder, String, KTensor, int, KTensor, DType, long, int, boolean, NewRows)} with the new
+     * rows taken whole ({@code w} in one chunk), e.g. gathered from a tile by gatherRows.
      */
     static void body(KernelBuilder kb, String p, KTensor sm, int n, KTensor o, DType dtype, long rows, int w,
                      boolean byEntry, BiConsumer<KTile, KTile> newRows) {
-        int rb = Dsv4Build.tileOf((int) rows, 128);
+        body(kb, p, sm, n, o, dtype, rows, w, w, byEntry, (nw, idx, c0) -> newRows.accept(nw, idx));
+    }
+
+    /**
+     * The scatter loop inside a kernel, over the {@code n} entries of {@code sm} [1, n] and the rows × w of
+     * {@code o}. Tile names take {@code p} as prefix so a kernel may scatter into several pools.
+     */
+    static void body(KernelBuilder kb, String p, KTensor sm, int n, KTensor o, DType dtype, long rows, int w,
+                     boolean byEntry, NewRows newRows) {
+        body(kb, p, sm, n, o, dtype, rows, w, Dsv4Build.tileOf(w, COL_CHUNK), byEntry, newRows);
+    }
+
+    private static void body(KernelBuilder kb, String p, KTensor sm, int n, KTensor o, DType dtype, long rows,
+                             int w, int wc, boolean byEntry, NewRows newRows) {
+        int rb = Dsv4Build.tileOf((int) rows, ROW_BLOCK);
         KTile slot = kb.tile(p + "slot", INT32, 1, n);
-        KTile jm = kb.tile(p + "jm", INT32, rb, n);
-        KTile tp = kb.tile(p + "tp", INT32, rb, n);
-        KTile z = kb.tile(p + "z", INT32, rb, n);
-        KTile mask = kb.tile(p + "mask", BOOL, rb, n);
+        KTile tp = kb.tile(p + "tp", INT32, 1, n);
+        KTile key = kb.tile(p + "key", INT32, rb, n);
         KTile hit = kb.tile(p + "hit", INT32, rb, 1);
         KTile idx = kb.tile(p + "idx", INT32, rb, 1);
-        KTile zh = kb.tile(p + "zh", INT32, rb, w);
-        KTile wide = kb.tile(p + "wide", INT32, rb, w);
-        KTile mh = kb.tile(p + "mh", BOOL, rb, w);
-        KTile nw = kb.tile(p + "nw", dtype, rb, w);
-        KTile old = kb.tile(p + "old", dtype, rb, w);
-        kb.load(slot, sm, 0, 0).iota(tp, Fn.Axis.COLS, 1).fill(z, 0);
+        KTile wide = kb.tile(p + "wide", INT32, rb, wc);
+        KTile mh = kb.tile(p + "mh", BOOL, rb, wc);
+        KTile nw = kb.tile(p + "nw", dtype, rb, wc);
+        KTile old = kb.tile(p + "old", dtype, rb, wc);
+        kb.load(slot, sm, 0, 0).iota(tp, Fn.Axis.COLS, 1);
         kb.forRange(p + "r0", 0, rows, rb, r0 -> {
-            kb.iota(jm, Fn.Axis.ROWS, 0).binaryScalar(Fn.Binary.ADD, jm, jm, r0)
-                    .colBroadcast(Fn.Binary.SUB, jm, jm, slot)
-                    .compareScalar(Fn.Compare.EQ, mask, jm, 0).select(jm, mask, tp, z).rowMax(hit, jm);
+            // key[r][e] = e+1 where slot[e] is row r0+r, ≤ 0 elsewhere: its row max is the last entry + 1, or ≤ 0
+            kb.iota(key, Fn.Axis.ROWS, 0).binaryScalar(Fn.Binary.ADD, key, key, r0)
+                    .colBroadcast(Fn.Binary.SUB, key, key, slot).unary(Fn.Unary.ABS, key, key)
+                    .binaryScalar(Fn.Binary.MIN, key, key, 1).muls(key, key, -(n + 1))
+                    .colBroadcast(Fn.Binary.ADD, key, key, tp).rowMax(hit, key);
             if (byEntry) {
                 kb.adds(idx, hit, -1).binaryScalar(Fn.Binary.MAX, idx, idx, 0);
             } else {
                 kb.fill(idx, 0);
             }
-            newRows.accept(nw, idx);
-            kb.load(old, o, r0, 0);
-            Tiles.columnMask(kb, mh, hit, zh, wide);
-            kb.select(old, mh, nw, old).store(old, o, r0, 0);
+            Tiles.columnMask(kb, mh, hit, wide);
+            kb.forRange(p + "c0", 0, w, wc, c0 -> {
+                newRows.fill(nw, idx, c0);
+                kb.load(old, o, r0, c0).select(old, mh, nw, old).store(old, o, r0, c0);
+            });
         });
     }
 }

@@ -144,6 +144,11 @@ final class Tiles {
         kb.fill(zeros, 0).rowBroadcast(Fn.Binary.ADD, wide, zeros, col).compareScalar(Fn.Compare.GT, mask, wide, 0);
     }
 
+    /** {@link #columnMask} without a zero tile: {@code wide} (int32, the mask's shape) is zeroed and broadcast into. */
+    static void columnMask(KernelBuilder kb, KTile mask, KTile col, KTile wide) {
+        kb.fill(wide, 0).rowBroadcast(Fn.Binary.ADD, wide, wide, col).compareScalar(Fn.Compare.GT, mask, wide, 0);
+    }
+
     /** amax = max(rowMax|x|, 1e-4), sq = 127/amax, q = rint(x·sq) as int8; leaves sq in {@code sq}. */
     static void quantRows(KernelBuilder kb, KTile x, KTile y, KTile amax, KTile sq,
                           KTile num, KTile q8) {
