@@ -14,17 +14,16 @@ import java.util.Set;
 final class Dsv4MemoryExemptions {
     private static final String REASON = "keeps whole rows or heads in one tile where the device kernel loops over "
             + "smaller tiles; not re-tiled yet";
-    private static final Set<String> ATTENTION = Set.of("gather_kv", "gather_kv_cmp", "hc_post_prefill", "qk_pv",
-            "qproj_matmul");
+    private static final Set<String> ATTENTION = Set.of();
     private static final Set<String> MOE = Set.of("ffn_norm_quant", "routed_w13", "routed_w2", "shared_w13",
             "shared_w2");
     private static final Set<String> CSA = Set.of("prefill_c4_softmax_pool");
     private static final Set<String> HCA = Set.of("prefill_hca_c128_softmax_pool");
-    private static final Set<String> SWA = Set.of("prefill_swa_empty_cmp_meta");
+    private static final Set<String> SWA = Set.of();
     private static final Set<String> MTP_HEAD = Set.of("hc_head", "mtp_projection_norm_bf16",
             "mtp_projection_norm_fp32", "mtp_projection_output", "mtp_rms_norm");
 
-    static final MemoryExemption MOE_ONLY = exempt(MOE, Set.of("hc_post_prefill"));
+    static final MemoryExemption MOE_ONLY = exempt(MOE);
     static final MemoryExemption LAYER = exempt(ATTENTION, MOE, HCA);
     static final MemoryExemption MTP = exempt(ATTENTION, MOE, SWA, MTP_HEAD);
 
