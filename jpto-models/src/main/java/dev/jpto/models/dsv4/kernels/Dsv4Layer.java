@@ -248,8 +248,7 @@ public final class Dsv4Layer {
         }
         return new ProgramSpec("dsv4.prefill_layer", p.name(), program, inputs,
                 (in, out) -> golden(p, moe, in, out), comparators(p, ATTENTION, "x_attn", "x_next", DIFF_THD,
-                PCT_THD, MoePrograms.MAX_ABS, Set.of("x_hc"), Map.of()), Dsv4Kernels.defaultRuntimeCfg())
-                .withMemoryExemption(Dsv4MemoryExemptions.LAYER);
+                PCT_THD, MoePrograms.MAX_ABS, Set.of("x_hc"), Map.of()), Dsv4Kernels.defaultRuntimeCfg());
     }
 
     /** Per-rank comparators: the attention's pools and x_out (as {@code xAttn}), and x_next's gate. */

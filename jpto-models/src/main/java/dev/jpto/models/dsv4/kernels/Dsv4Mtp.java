@@ -141,7 +141,7 @@ public final class Dsv4Mtp {
         cmp.put("pre_hc_hidden_out", Comparators.ratioReldiff(DIFF_THD, PCT_THD));
         cmp.put("hidden_out", Comparators.ratioReldiff(DIFF_THD, PCT_THD));
         return new ProgramSpec("dsv4.prefill_mtp", p.name(), program, inputs, (in, out) -> golden(p, moe, in, out),
-                cmp, Dsv4Kernels.defaultRuntimeCfg()).withMemoryExemption(Dsv4MemoryExemptions.MTP);
+                cmp, Dsv4Kernels.defaultRuntimeCfg());
     }
 
     static void golden(Dsv4Preset p, Dsv4Moe moe, Map<String, Tensor> in, Map<String, Tensor> out) {

@@ -75,7 +75,7 @@ public final class Dsv4Programs {
         }
         return new ProgramSpec(prog.programName(), preset.name(), Dsv4Kernels.build(prog, preset), inputs,
                 (in, out) -> golden(prog, preset, sig, in, out), comparators, Dsv4Kernels.defaultRuntimeCfg(),
-                poolFills).withMemoryExemption(Dsv4MemoryExemptions.attention(prog));
+                poolFills);
     }
 
     private static void golden(Dsv4Program prog, Dsv4Preset preset, Dsv4Signature sig, Map<String, Tensor> in,

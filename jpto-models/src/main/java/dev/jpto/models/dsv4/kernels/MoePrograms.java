@@ -44,7 +44,7 @@ public final class MoePrograms {
         }
         return new ProgramSpec("dsv4.moe", p.name(), Dsv4MoeKernels.standalone(p), inputs,
                 (in, out) -> MoeGolden.standalone(p, in, out.get("x_next")), Map.of("x_next", xNextComparator(p)),
-                Dsv4Kernels.defaultRuntimeCfg()).withMemoryExemption(Dsv4MemoryExemptions.MOE_ONLY);
+                Dsv4Kernels.defaultRuntimeCfg());
     }
 
     /** The x_next gate of the one-chip MoE (x_hc is its input). */

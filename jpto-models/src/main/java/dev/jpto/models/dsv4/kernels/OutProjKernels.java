@@ -169,15 +169,25 @@ final class OutProjKernels {
             KTensor cb = kb.input("comb", FP32, 2);
             KTensor o = kb.output("x_out", FP32, 2);
             KScalar oc = kb.scalar("o");
-            KTile acc = kb.tile("acc", FP32, 4, d);
-            KTile xs = kb.tile("xs", FP32, 4, d);
-            KTile col = kb.tile("col", FP32, 4, 1);
-            kb.load(acc, a, 0, 0).load(col, pt, 0, oc).rowBroadcast(Fn.Binary.MUL, acc, acc, col);
+            // a column chunk at a time: two fp32 [4, d] rows would not fit the UB at d = 7168
+            int dc = Dsv4Build.tileOf(d, 1024);
+            KTile acc = kb.tile("acc", FP32, 4, dc);
+            KTile xs = kb.tile("xs", FP32, 4, dc);
+            KTile postCol = kb.tile("post_col", FP32, 4, 1);
+            KTile[] combCol = new KTile[hc];
+            kb.load(postCol, pt, 0, oc);
             for (int i = 0; i < hc; i++) {
-                kb.load(xs, x, 0, (long) i * d).load(col, cb, 0, oc.plus((long) hc * i))
-                        .rowBroadcast(Fn.Binary.MUL, xs, xs, col).add(acc, acc, xs);
+                combCol[i] = kb.tile("comb_col" + i, FP32, 4, 1);
+                kb.load(combCol[i], cb, 0, oc.plus((long) hc * i));
             }
-            kb.store(acc, o, 0, 0);
+            kb.forRange("c0", 0, d, dc, c0 -> {
+                kb.load(acc, a, 0, c0).rowBroadcast(Fn.Binary.MUL, acc, acc, postCol);
+                for (int i = 0; i < hc; i++) {
+                    kb.load(xs, x, 0, c0.plus((long) i * d)).rowBroadcast(Fn.Binary.MUL, xs, xs, combCol[i])
+                            .add(acc, acc, xs);
+                }
+                kb.store(acc, o, 0, c0);
+            });
         });
         TensorVar xo2 = xOut.reshape(t, (long) hc * d);
         TensorVar xh2 = xHc.reshape(t, (long) hc * d);

@@ -116,11 +116,12 @@ final class QkvKernels {
                 outExisting(qr.block(8, ql).at(i, 0)), outExisting(qrScale.block(8, 1).at(i, 0)),
                 outExisting(qrI8.block(8, ql).at(i, 0))));
 
-        // 16: q_proj_i32 = qr · wq_b (int8 → int32), up to 4 × 1024 columns per task
+        // 16: q_proj_i32 = qr · wq_b (int8 → int32), up to 16 × 256 columns per task: an int8 [128, 256] weight
+        // chunk takes half of L0B (exact int32 sums, so the split does not change the result)
         TensorVar qProj = b.alloc("q_proj_i32");
         int qCols = h * hd;
         int nb = Dsv4Build.tileOf(qCols, 4096);
-        int nsub = Dsv4Build.tileOf(nb, 1024);
+        int nsub = Dsv4Build.tileOf(nb, 256);
         int kc = Dsv4Build.tileOf(ql, 128);
         KernelRef qMm = b.aic("qproj_matmul", kb -> {
             KTensor a = kb.input("qr", INT8, 2);

@@ -27,6 +27,8 @@ import dev.jpto.models.dsv4.Dsv4Preset;
  */
 final class SparseAttnKernels {
     static final int TILE = Dsv4Preset.ATTN_TILE;
+    /** Key lanes per qk_pv matmul operand: a bf16 [128, 256] key chunk fills L0B's 64 KiB. */
+    private static final int KEY_CHUNK = 256;
 
     /** Labels of the tasks the output projection's manual scope waits for (explicit dependencies). */
     static final String MERGE_NORM = "merge_norm";
@@ -86,30 +88,7 @@ final class SparseAttnKernels {
         TensorVar oi = b.alloc("sparse_blk_oi");
         int hb = Math.min(h, 32);
         double scale = b.m.softmaxScale();
-        KernelRef qk = b.aic("qk_pv", kb -> {
-            KTensor qT = kb.input("q", BF16, 2);
-            KTensor kvT = kb.input("sparse_kv", BF16, 2);
-            KTensor bT = kb.input("bias", FP32, 2);
-            KTensor mo = kb.output("mi", FP32, 2);
-            KTensor lo = kb.output("li", FP32, 2);
-            KTensor oo = kb.output("oi", FP32, 2);
-            KTile qt = kb.tile("qt", BF16, hb, hd);
-            KTile kt = kb.tile("kt", BF16, TILE, hd);
-            KTile s = kb.tile("s", FP32, hb, TILE);
-            KTile e = kb.tile("e", BF16, hb, TILE);
-            KTile br = kb.tile("br", FP32, 1, TILE);
-            KTile mx = kb.tile("mx", FP32, hb, 1);
-            KTile sm = kb.tile("sm", FP32, hb, 1);
-            KTile ot = kb.tile("ot", FP32, hb, hd);
-            kb.forRange("j", 0, tiles, j -> {
-                kb.load(kt, kvT, j.times(TILE), 0).load(br, bT, 0, j.times(TILE));
-                kb.forRange("h0", 0, h, hb, h0 -> kb.load(qt, qT, h0, 0).matmulTransB(s, qt, kt, false)
-                        .muls(s, s, scale).colBroadcast(Fn.Binary.ADD, s, s, br).rowMax(mx, s)
-                        .rowBroadcast(Fn.Binary.SUB, s, s, mx).exp(s, s).rowSum(sm, s).cast(e, s).matmul(ot, e, kt)
-                        .store(mx, mo, j.times(h).plus(h0), 0).store(sm, lo, j.times(h).plus(h0), 0)
-                        .store(ot, oo, j.times(h).plus(h0), 0));
-            });
-        });
+        KernelRef qk = b.aic("qk_pv", kb -> qkPvBody(kb, tiles, h, hb, hd, scale));
         long blk = (long) tiles * h;
         TensorVar q2 = q.reshape((long) t * h, hd);
         b.grid(t, qk, tok -> Dsv4Build.args(in(q2.block(h, hd).at(tok, 0)),
@@ -172,6 +151,53 @@ final class SparseAttnKernels {
         return oPacked;
     }
 
+    /**
+     * qk_pv of one token: per key tile j and batch of hb heads, {@code S = q·ktᵀ·scale + bias}, m, l and
+     * {@code O = bf16(exp(S − m))·kt}. The keys are split into column chunks of at most {@value #KEY_CHUNK}
+     * lanes so each matmul operand fits L0B: S sums the chunks' partial products (split K), O is computed a
+     * chunk of columns at a time (split N, exact).
+     */
+    private static void qkPvBody(KernelBuilder kb, int tiles, int h, int hb, int hd, double scale) {
+        int kc = Dsv4Build.tileOf(hd, KEY_CHUNK);
+        int chunks = hd / kc;
+        KTensor qT = kb.input("q", BF16, 2);
+        KTensor kvT = kb.input("sparse_kv", BF16, 2);
+        KTensor bT = kb.input("bias", FP32, 2);
+        KTensor mo = kb.output("mi", FP32, 2);
+        KTensor lo = kb.output("li", FP32, 2);
+        KTensor oo = kb.output("oi", FP32, 2);
+        KTile[] qt = new KTile[chunks];
+        KTile[] kt = new KTile[chunks];
+        for (int c = 0; c < chunks; c++) {
+            qt[c] = kb.tile("qt" + c, BF16, hb, kc);
+            kt[c] = kb.tile("kt" + c, BF16, TILE, kc);
+        }
+        KTile s = kb.tile("s", FP32, hb, TILE);
+        KTile e = kb.tile("e", BF16, hb, TILE);
+        KTile br = kb.tile("br", FP32, 1, TILE);
+        KTile mx = kb.tile("mx", FP32, hb, 1);
+        KTile sm = kb.tile("sm", FP32, hb, 1);
+        KTile ot = kb.tile("ot", FP32, hb, kc);
+        kb.forRange("j", 0, tiles, j -> {
+            for (int c = 0; c < chunks; c++) {
+                kb.load(kt[c], kvT, j.times(TILE), c * kc);
+            }
+            kb.load(br, bT, 0, j.times(TILE));
+            kb.forRange("h0", 0, h, hb, h0 -> {
+                var row = j.times(h).plus(h0);
+                for (int c = 0; c < chunks; c++) {
+                    kb.load(qt[c], qT, h0, c * kc).matmulTransB(s, qt[c], kt[c], c > 0);
+                }
+                kb.muls(s, s, scale).colBroadcast(Fn.Binary.ADD, s, s, br).rowMax(mx, s)
+                        .rowBroadcast(Fn.Binary.SUB, s, s, mx).exp(s, s).rowSum(sm, s).cast(e, s)
+                        .store(mx, mo, row, 0).store(sm, lo, row, 0);
+                for (int c = 0; c < chunks; c++) {
+                    kb.matmul(ot, e, kt[c]).store(ot, oo, row, c * kc);
+                }
+            });
+        });
+    }
+
     private static void mergeBody(Dsv4Build b, KernelBuilder kb, int tiles, int mb, int nope, int r, int groups) {
         int h = b.m.h();
         KTensor mT = kb.input("mi", FP32, 2);
@@ -227,17 +253,18 @@ final class SparseAttnKernels {
             KTensor o = kb.output("sparse_kv", BF16, 2);
             KScalar j = kb.scalar("tile");
             Slots s = Slots.declare(kb, tbT, cmp, bs, tableLen);
-            KTile kt = kb.tile("kt", BF16, TILE, hd);
-            KTile zh = kb.tile("zh", INT32, TILE, hd);
-            KTile wide = kb.tile("wide", INT32, TILE, hd);
-            KTile mh = kb.tile("mh", BOOL, TILE, hd);
-            KTile zero = kb.tile("zero", BF16, TILE, hd);
+            // a column chunk of the 128 rows at a time: whole [128, hd] tiles would not fit the UB
+            int kc = Dsv4Build.tileOf(hd, 128);
+            KTile kt = kb.tile("kt", BF16, TILE, kc);
+            KTile wide = kb.tile("wide", INT32, TILE, kc);
+            KTile mh = kb.tile("mh", BOOL, TILE, kc);
+            KTile zero = kb.tile("zero", BF16, TILE, kc);
             kb.fill(zero, 0);
             kb.forRange("tk", 0, 4, tk -> {
                 s.rowSlots(kb, idxT, tk, cmp ? j.plus(-1).times(TILE) : j);
-                kb.loadRows(kt, src, s.safeCol(), 0, 0);
-                Tiles.columnMask(kb, mh, s.validCol(), zh, wide);
-                kb.select(kt, mh, kt, zero).store(kt, o, tk.times(pad).plus(j.times(TILE)), 0);
+                Tiles.columnMask(kb, mh, s.validCol(), wide);
+                kb.forRange("c0", 0, hd, kc, c0 -> kb.loadRows(kt, src, s.safeCol(), 0, c0).select(kt, mh, kt, zero)
+                        .store(kt, o, tk.times(pad).plus(j.times(TILE)), c0));
             });
         });
     }
