@@ -13,8 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The on-chip memory check through the command line: {@code jpto compile --memory-map} prints each kernel's
- * placement, a user's kernel that does not fit is refused with exit 2 by compile and by run, and a built-in kernel
- * on the exception list is shown as not fitting without failing the compile.
+ * placement, a user's kernel that does not fit is refused with exit 2 by compile and by run, and a kernel its
+ * program exempts is shown as not fitting without failing the compile.
  */
 @Timeout(180)
 class MemoryMapCliTest {
@@ -56,7 +56,8 @@ class MemoryMapCliTest {
         Path dir = Files.createDirectories(tmp.resolve("src"));
         Path src = dir.resolve("ReluDense.java");
         String text = Files.readString(UserProgramsCliTest.TUTORIAL);
-        String wider = text.replace("new Preset(\"demo\", 512, 128, 512, 128)", "new Preset(\"demo\", 512, 256, 512, 128)");
+        String wider = text.replace("new Preset(\"demo\", 512, 128, 512, 128)",
+                "new Preset(\"demo\", 512, 256, 512, 128)");
         assertThat(wider).isNotEqualTo(text);
         Files.writeString(src, wider);
         String expected = "kernel dense_mm (aic): L0A needs 131072 B (its largest operand), has 65536 B (64 KiB): "
@@ -74,12 +75,22 @@ class MemoryMapCliTest {
     }
 
     @Test
-    void aBuiltInKernelOnTheExceptionListIsShownNotFittingAndStillCompiles() {
-        assertThat(jpto("compile", "dsv4.prefill_attention_swa", "--preset", "tiny", "-o",
-                tmp.resolve("wd").toString(), "--memory-map")).as(err()).isZero();
-        assertThat(out()).contains("DOES NOT FIT", "[MEM] kernel gather_kv (aiv)",
-                "[MEM] exempt from the check (keeps whole rows or heads in one tile where the device kernel loops "
-                + "over smaller tiles; not re-tiled yet): [gather_kv, gather_kv_cmp, ");
+    void aKernelItsProgramExemptsIsShownNotFittingAndStillCompiles() throws IOException {
+        Path dir = Files.createDirectories(tmp.resolve("src"));
+        Path src = dir.resolve("ReluDense.java");
+        String text = Files.readString(UserProgramsCliTest.TUTORIAL);
+        String exempt = text.replace("new Preset(\"demo\", 512, 128, 512, 128)",
+                        "new Preset(\"demo\", 512, 256, 512, 128)")
+                .replace("Map.of(\"y\", Comparators.allclose(1e-4, 1e-4)), Map.of());",
+                        "Map.of(\"y\", Comparators.allclose(1e-4, 1e-4)), Map.of()).withMemoryExemption("
+                                + "dev.jpto.lib.registry.MemoryExemption.of(\"tried on the host first\", "
+                                + "java.util.Set.of(\"dense_mm\")));");
+        assertThat(exempt).isNotEqualTo(text).contains("withMemoryExemption");
+        Files.writeString(src, exempt);
+        assertThat(jpto("compile", src.toString(), "--preset", "demo", "-o", tmp.resolve("wd").toString(),
+                "--memory-map")).as(err()).isZero();
+        assertThat(out()).contains("[MEM] kernel dense_mm (aic)", "DOES NOT FIT",
+                "[MEM] exempt from the check (tried on the host first): [dense_mm]");
         assertThat(tmp.resolve("wd").resolve("manifest.json")).isRegularFile();
     }
 
