@@ -219,7 +219,7 @@ class DeviceValidationTest {
             double us = r.report().deviceMicros().orElseThrow();
             row(programs[i] + " pro", Platform.A5SIM, us, measured[i], "whole run, replayed");
             assertThat(us).as(programs[i]).isCloseTo(RECORDED_DSV4[i], within(0.05));
-            // CSA's compressor and indexer stages are estimated at a seventh of the device's (docs/validation.md)
+            // CSA misses the goal: its own stages add 106 us to the estimate, 772 us on the device (docs/validation.md)
             double low = programs[i].endsWith("csa") ? 0.6 : 0.7;
             assertThat(us / measured[i]).as(programs[i]).isBetween(low, 1.4);
         }
