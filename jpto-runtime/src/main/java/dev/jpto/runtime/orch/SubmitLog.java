@@ -175,18 +175,33 @@ public final class SubmitLog {
         }
     }
 
-    /** Task {@code taskId} writes {@code view}: the writes it covers can no longer be read. */
+    /**
+     * Task {@code taskId}, the task begun last, writes {@code view}. A write it covers can no longer be read only if
+     * this task waits for its writer (an INOUT read it, or a dependency names it): an OUTPUT_EXISTING write of the
+     * same view by a task that does not wait (the TensorMap keeps both entries) leaves the earlier writer running
+     * alongside, and a later reader waits for both.
+     */
     void write(long taskId, Tensor view) {
         BufferWrites buffer = writes.computeIfAbsent(view.bufferAddress(), a -> new BufferWrites());
         Write written = Write.of(taskId, view);
         buffer.near(written, near);
         for (int i = 0; i < near.size(); i++) {
             Write w = near.get(i);
-            if (overlap(view, w.view) == Overlap.COVERED) {
+            if (overlap(view, w.view) == Overlap.COVERED && waitsFor(w.task)) {
                 buffer.remove(w);
             }
         }
         buffer.add(written);
+    }
+
+    /** Whether the task begun last has {@code producer} among its producers so far. */
+    private boolean waitsFor(long producer) {
+        for (int i = predStart[size - 1]; i < predSize; i++) {
+            if (preds[i] == producer) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Task {@code taskId} created {@code buffer} (a heap output): what earlier tasks wrote there is gone. */

@@ -90,11 +90,40 @@ class SubmitLogTest {
                 tasks++;
             }
             log.begin(tasks, "all", CoreType.AIV, 1);
+            log.read(x); // an update (INOUT): it waits for every earlier writer, so its write covers them
             log.write(tasks, x);
             int all = tasks++;
             log.begin(tasks, "r", CoreType.AIV, 1);
             log.read(x.slice(new long[] {5, 5}, new long[] {1, 1}));
             assertThat(preds(log, tasks)).containsExactly((long) all);
+        }
+    }
+
+    /**
+     * Two tasks writing the same view without waiting for each other (OUTPUT_EXISTING, as dsv4's gather_kv and
+     * gather_kv_cmp fill one staging buffer): the later write does not make the earlier one unreadable, so a reader
+     * waits for both, as the runtime's TensorMap (which keeps both entries) makes it.
+     */
+    @Test
+    void aWriteThatDoesNotWaitForAnEarlierWriterOfTheSameViewLeavesBothToTheReader() {
+        try (Arena arena = Arena.ofConfined()) {
+            Tensor staging = Tensor.allocate(arena, DType.BF16, 8, 64);
+            Tensor left = staging.slice(new long[] {0, 0}, new long[] {8, 32});
+            SubmitLog log = new SubmitLog();
+            log.begin(0, "fill_window", CoreType.AIV, 1);
+            log.write(0, staging);
+            log.begin(1, "fill_compressed", CoreType.AIV, 1);
+            log.write(1, staging);
+            log.begin(2, "attend", CoreType.AIC, 1);
+            log.read(left);
+            assertThat(preds(log, 2)).containsExactlyInAnyOrder(0L, 1L);
+            // an explicit dependency on the earlier writer lets the later write cover it
+            log.begin(3, "refill", CoreType.AIV, 1);
+            log.explicit(1);
+            log.write(3, staging);
+            log.begin(4, "attend_again", CoreType.AIC, 1);
+            log.read(left);
+            assertThat(preds(log, 4)).containsExactlyInAnyOrder(0L, 3L);
         }
     }
 }
