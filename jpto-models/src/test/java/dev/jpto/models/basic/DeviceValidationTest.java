@@ -56,7 +56,7 @@ class DeviceValidationTest {
     private static final double RECORDED_GEMM_MAKESPAN_A2 = 418.6, RECORDED_GEMM_MAKESPAN_A5 = 311.6;
     private static final double[] RECORDED_FLASH_ATTENTION = {39.6, 77.0, 152.0, 301.8};
     /** CSA, HCA, SWA at pro on a5sim. */
-    private static final double[] RECORDED_DSV4 = {1822.6, 1741.8, 1716.9};
+    private static final double[] RECORDED_DSV4 = {2036.4, 1941.4, 1925.3};
 
     private static void row(String program, Platform platform, double estimateUs, double measuredUs, String how) {
         System.out.printf(Locale.ROOT,
@@ -219,9 +219,7 @@ class DeviceValidationTest {
             double us = r.report().deviceMicros().orElseThrow();
             row(programs[i] + " pro", Platform.A5SIM, us, measured[i], "whole run, replayed");
             assertThat(us).as(programs[i]).isCloseTo(RECORDED_DSV4[i], within(0.05));
-            // CSA misses the goal: its own stages add 106 us to the estimate, 772 us on the device (docs/validation.md)
-            double low = programs[i].endsWith("csa") ? 0.6 : 0.7;
-            assertThat(us / measured[i]).as(programs[i]).isBetween(low, 1.4);
+            assertThat(us / measured[i]).as(programs[i]).isBetween(0.7, 1.4);
         }
     }
 }
