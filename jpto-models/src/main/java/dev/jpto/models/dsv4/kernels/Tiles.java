@@ -137,14 +137,9 @@ final class Tiles {
     }
 
     /**
-     * Full-tile mask from a column: {@code mask[r][c] = col[r][0] > 0} (int32 col), via a zero tile broadcast.
-     * {@code zeros} and {@code wide} are int32 tiles of the mask's shape.
+     * Full-tile mask from a column: {@code mask[r][c] = col[r][0] > 0} (int32 col); {@code wide} (int32, the mask's
+     * shape) is zeroed and the column broadcast into it.
      */
-    static void columnMask(KernelBuilder kb, KTile mask, KTile col, KTile zeros, KTile wide) {
-        kb.fill(zeros, 0).rowBroadcast(Fn.Binary.ADD, wide, zeros, col).compareScalar(Fn.Compare.GT, mask, wide, 0);
-    }
-
-    /** {@link #columnMask} without a zero tile: {@code wide} (int32, the mask's shape) is zeroed and broadcast into. */
     static void columnMask(KernelBuilder kb, KTile mask, KTile col, KTile wide) {
         kb.fill(wide, 0).rowBroadcast(Fn.Binary.ADD, wide, wide, col).compareScalar(Fn.Compare.GT, mask, wide, 0);
     }
