@@ -237,8 +237,8 @@ final class CompressorKernels {
                         .select(valid, vm, valid, zero1)
                         .binaryScalar(Fn.Binary.MAX, g, g, 0).muls(g, g, 4).add(off, g, off);
                 dev.jpto.compiler.dsl.KIndex lane = c0.plus(half * head);
-                columnMask(kb, ms, valid, vf, zf, fk);
-                columnMask(kb, mf, fresh, vf, zf, fk);
+                Tiles.columnMaskViaFloat(kb, ms, valid, vf, zf, fk);
+                Tiles.columnMaskViaFloat(kb, mf, fresh, vf, zf, fk);
                 kb.loadRows(fk, kv, frc, 0, lane).loadRows(fs, sc, frc, 0, lane)
                         .loadRows(kvs[half], st, off, 0, lane).loadRows(scs[half], st, off, 0, lane.plus(out))
                         .select(kvs[half], ms, kvs[half], zf).select(scs[half], ms, scs[half], nf)
@@ -257,15 +257,5 @@ final class CompressorKernels {
         b.grid(count, head / cc, k, (e, c) -> Dsv4Build.args(in(writePos), in(pos), in(stateTable),
                 in(state2d), in(kvp), in(scp), outExisting(pooled.at(e, c.times(cc)).size(1, cc)), scalar(e),
                 scalar(c.times(cc))));
-    }
-
-    /**
-     * {@code mask[r][c] = col[r][0] > 0} for an int32 column: the column as fp32 ({@code colF}) broadcast over
-     * {@code zeros} into {@code scratch} (fp32 tiles of the mask's shape the kernel has anyway; scratch is
-     * clobbered), so no int32 tile of the mask's width is needed.
-     */
-    static void columnMask(KernelBuilder kb, KTile mask, KTile col, KTile colF, KTile zeros, KTile scratch) {
-        kb.cast(colF, col).rowBroadcast(Fn.Binary.ADD, scratch, zeros, colF)
-                .compareScalar(Fn.Compare.GT, mask, scratch, 0);
     }
 }

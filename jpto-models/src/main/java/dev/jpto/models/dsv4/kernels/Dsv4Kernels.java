@@ -1,9 +1,5 @@
 package dev.jpto.models.dsv4.kernels;
 
-import dev.jpto.compiler.dsl.KTensor;
-import dev.jpto.compiler.dsl.KTile;
-import dev.jpto.compiler.dsl.KernelRef;
-import dev.jpto.compiler.dsl.TaskArg;
 import dev.jpto.compiler.dsl.TensorVar;
 import dev.jpto.compiler.ir.Program;
 import dev.jpto.models.dsv4.Dsv4Faults;
@@ -101,25 +97,9 @@ public final class Dsv4Kernels {
         SwaIndices.fill(b, "prefill_swa_dummy_cmp_table", cmpTable, 0);
         TensorVar cmpKv = b.alloc("cmp_kv_dummy");
         TensorVar cmpIdx = b.alloc("cmp_indices_dummy");
-        fillBlocks(b, "prefill_swa_empty_cmp_meta", cmpIdx, -1);
+        // the whole [128, 1024] int32 table in one tile would not fit the UB
+        SwaIndices.fill(b, "prefill_swa_empty_cmp_meta", cmpIdx, -1, 32, 512);
         long[] s = cmpKv.shape();
         return new SparseAttnKernels.Keys(cache2d, swa, cmpKv.reshape(s[0] * s[1], b.m.headDim()), cmpTable, cmpIdx);
-    }
-
-    /**
-     * Fills {@code target} [rows, cols] with {@code value} from one tile of at most 32 × 512 elements stored at every
-     * block: one tile of the whole [128, 1024] int32 index table would not fit the UB.
-     */
-    private static void fillBlocks(Dsv4Build b, String name, TensorVar target, double value) {
-        long rows = target.shape()[0];
-        int cols = (int) target.shape()[1];
-        int rb = Dsv4Build.tileOf((int) rows, 32);
-        int cb = Dsv4Build.tileOf(cols, 512);
-        KernelRef k = b.aiv(name, kb -> {
-            KTensor o = kb.output("out", target.dtype(), 2);
-            KTile v = kb.tile("v", target.dtype(), rb, cb);
-            kb.fill(v, value).forRange("r", 0, rows, rb, r -> kb.forRange("c", 0, cols, cb, c -> kb.store(v, o, r, c)));
-        });
-        b.submit(k, TaskArg.outExisting(target));
     }
 }

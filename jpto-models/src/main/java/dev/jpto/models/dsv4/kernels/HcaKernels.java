@@ -107,7 +107,7 @@ final class HcaKernels {
                     .compareScalar(Fn.Compare.GE, vm, g, 0).select(valid, vm, valid, zero1)
                     .binaryScalar(Fn.Binary.MAX, g, g, 0).muls(g, g, STATE_ROWS).add(off, g, off)
                     .fill(zf, 0);
-            CompressorKernels.columnMask(kb, mh, valid, vf, zf, kv);
+            Tiles.columnMaskViaFloat(kb, mh, valid, vf, zf, kv);
             kb.loadRows(kv, st, off, 0, c0).loadRows(sc, st, off, 0, c0.plus(hd))
                     .select(kv, mh, kv, zf).select(sc, mh, sc, zf)
                     .reduce(Fn.Reduce.MAX, Fn.Axis.COLS, m, sc).colBroadcast(Fn.Binary.SUB, sc, sc, m).exp(sc, sc)

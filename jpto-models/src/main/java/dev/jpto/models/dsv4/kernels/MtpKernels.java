@@ -109,7 +109,7 @@ public final class MtpKernels {
             KTile part = kb.tile("part", FP32, 8, 1);
             KTile acc = kb.tile("acc", FP32, 8, 1);
             KTile wr = kb.tile("wr", FP32, 1, dc);
-            MoeKernels.RowQuant rq = MoeKernels.RowQuant.of(kb, 8, dc);
+            RowQuant rq = RowQuant.of(kb, 8, dc);
             Tiles.rowInvRms(kb, xt, xc, part, acc, d, b.m.eps());
             rq.overChunks(kb, d, (c, first) -> {
                 kb.load(xc, xt, 0, c).rowBroadcast(Fn.Binary.MUL, xc, xc, acc).load(wr, wt, 0, c)

@@ -75,17 +75,30 @@ final class SwaIndices {
 
     /** A single-block task filling a tensor with one value, in row blocks of up to 128. */
     static void fill(Dsv4Build b, String name, TensorVar target, double value) {
-        long rows = target.shape()[0];
-        int cols = (int) target.shape()[1];
-        int rb = Dsv4Build.tileOf((int) rows, 128);
-        KernelRef k = b.aiv(name, kb -> fillBody(kb, target, value, rows, cols, rb));
-        b.submit(k, outExisting(target));
+        fill(b, name, target, value, 128, (int) target.shape()[1]);
     }
 
-    private static void fillBody(KernelBuilder kb, TensorVar target, double value, long rows, int cols, int rb) {
-        KTensor o = kb.output("out", target.dtype(), 2);
-        KTile v = kb.tile("v", target.dtype(), rb, cols);
-        kb.fill(v, value);
-        kb.forRange("r", 0, rows, rb, r -> kb.store(v, o, r, 0));
+    /**
+     * {@link #fill} from one tile of at most {@code maxRows × maxCols}, stored at every block: a tile of the whole
+     * width may not fit the UB.
+     */
+    static void fill(Dsv4Build b, String name, TensorVar target, double value, int maxRows, int maxCols) {
+        long rows = target.shape()[0];
+        int cols = (int) target.shape()[1];
+        int rb = Dsv4Build.tileOf((int) rows, maxRows);
+        int cb = Dsv4Build.tileOf(cols, maxCols);
+        KernelRef k = b.aiv(name, kb -> {
+            KTensor o = kb.output("out", target.dtype(), 2);
+            KTile v = kb.tile("v", target.dtype(), rb, cb);
+            kb.fill(v, value);
+            kb.forRange("r", 0, rows, rb, r -> {
+                if (cb == cols) {
+                    kb.store(v, o, r, 0);
+                } else {
+                    kb.forRange("c", 0, cols, cb, c -> kb.store(v, o, r, c));
+                }
+            });
+        });
+        b.submit(k, outExisting(target));
     }
 }

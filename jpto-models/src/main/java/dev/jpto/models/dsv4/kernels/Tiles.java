@@ -144,6 +144,17 @@ final class Tiles {
         kb.fill(wide, 0).rowBroadcast(Fn.Binary.ADD, wide, wide, col).compareScalar(Fn.Compare.GT, mask, wide, 0);
     }
 
+    /**
+     * {@link #columnMask} without an int32 tile of the mask's width: the column as fp32 ({@code colF}) broadcast
+     * over {@code zeros} into {@code scratch}, fp32 tiles of the mask's shape the kernel has anyway (scratch is
+     * clobbered).
+     */
+    static void columnMaskViaFloat(KernelBuilder kb, KTile mask, KTile col, KTile colF, KTile zeros,
+                                   KTile scratch) {
+        kb.cast(colF, col).rowBroadcast(Fn.Binary.ADD, scratch, zeros, colF)
+                .compareScalar(Fn.Compare.GT, mask, scratch, 0);
+    }
+
     /** amax = max(rowMax|x|, 1e-4), sq = 127/amax, q = rint(x·sq) as int8; leaves sq in {@code sq}. */
     static void quantRows(KernelBuilder kb, KTile x, KTile y, KTile amax, KTile sq,
                           KTile num, KTile q8) {
