@@ -2,9 +2,9 @@ package dev.jpto.isa.engine.simd;
 
 import dev.jpto.isa.DType;
 import dev.jpto.isa.Tile;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -20,11 +20,11 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link MicroKernel} register blocks (6×64 with AVX-512, 4×16 with AVX2), which broadcast one A element per
  * row and do one FMA per B vector. A is widened once per call into a row-major heap array (rows padded with
  * zeros to the block grid): C2 hoists the bounds checks of array reads out of the k loop, which it does not do
- * for scalar reads of a memory segment. An fp32 C is summed in place, in the tile's own memory: each register
- * block loads its C vectors once per K chunk and stores them back, so a call makes no pass over C besides the
- * kernel's (the rows below the last whole block run one at a time; blocks of a partial last panel run on a
- * small zero-padded copy). An int32 C (int8)
- * and a C that shares memory with A or B are summed in a scratch segment and written at the end.
+ * for scalar reads of a memory segment. C is summed in a heap fp32 array too, started from C (or zero) and
+ * written back once per call; its rows are whole panels long, so a partial last panel runs as a full one on
+ * zero-padded B columns, and the rows below the last whole block run one at a time. An int32 C (int8) gets
+ * each K chunk's sums added at the end of the chunk. Keeping the kernel on arrays only makes its compiled code
+ * independent of what else the process did (see {@link MicroKernel}).
  *
  * <p>Each C element sums its products with one fused multiply-add per product in increasing k, starting
  * from C (accumulate) or 0: the scalar engine's order exactly, so results are bit-identical to it whatever
@@ -60,10 +60,8 @@ public final class FloatGemm {
     private float[] wideA = new float[0];
     /** B's rows of one K chunk widened to fp32 before they are packed (see {@link #widenRows}). */
     private float[] rowsB = new float[0];
-    /** fp32 sums, M×N row-major, when they cannot go to C in place (int8, or C overlapping A or B). */
-    private MemorySegment sums = MemorySegment.NULL;
-    /** One register block (mr × nr fp32) for the blocks that overhang C's valid region. */
-    private final MemorySegment edge;
+    /** fp32 sums, M rows of whole panels (row stride ldc = panels·nr), started from C and written back to it. */
+    private float[] sums = new float[0];
 
     /** With the register block that fits this machine's vector registers ({@link MicroKernel#forMachine()}). */
     public FloatGemm() {
@@ -75,7 +73,6 @@ public final class FloatGemm {
         this.kernel = kernel;
         this.mr = kernel.mr();
         this.nr = kernel.nr();
-        this.edge = Arena.ofAuto().allocate(4L * mr * nr, 64);
     }
 
     /** The register block in use. */
@@ -105,129 +102,81 @@ public final class FloatGemm {
             return;
         }
         boolean int8 = a.dtype() == DType.INT8;
-        boolean inPlace = !int8 && !overlaps(c, a) && !overlaps(c, b);
-        MemorySegment target;
-        long ldc;
-        if (inPlace) {
-            target = c.data();
-            ldc = 4L * c.cols();
-            if (!accumulate) {
-                zero(c, m, n);
-            }
-        } else {
-            target = sums(m, n);
-            ldc = 4L * n;
-            if (!int8) {
-                startSums(c, m, n, accumulate);
-            }
-        }
         int panels = (n + nr - 1) / nr;
+        int ldc = panels * nr;
         int fullBlocks = m / mr;
         int lda = rowStride(k);
+        float[] s = sums(m * ldc);
         widenA(a, m, k, lda);
+        if (!int8) {
+            startSums(c, m, n, ldc, accumulate);
+        }
         for (int k0 = 0; k0 < k; k0 += KC) {
             int kc = Math.min(KC, k - k0);
             if (int8) {
-                zeroFloats(target, 0, (long) m * n);
+                Arrays.fill(s, 0, m * ldc, 0f);
             }
             packB(b, transposeB, k0, kc, n, panels);
             for (int p = 0; p < panels; p++) {
-                int cols = Math.min(nr, n - p * nr);
                 int bOff = p * kc * nr;
-                if (cols < nr) {
-                    for (int r = 0; r * mr < m; r++) {
-                        edgeBlock(target, ldc, r, p, Math.min(mr, m - r * mr), cols, k0, lda, kc);
-                    }
-                    continue;
-                }
                 if (fullBlocks > 0) {
-                    kernel.blocks(wideA, k0, lda, packedB, bOff, kc, target, 4L * p * nr, ldc, fullBlocks);
+                    kernel.blocks(wideA, k0, lda, packedB, bOff, kc, s, p * nr, ldc, fullBlocks);
                 }
                 for (int i = fullBlocks * mr; i < m; i++) {
-                    kernel.row(wideA, i * lda + k0, packedB, bOff, kc, target, i * ldc + 4L * p * nr);
+                    kernel.row(wideA, i * lda + k0, packedB, bOff, kc, s, i * ldc + p * nr);
                 }
             }
             if (int8) {
-                addChunkToInts(c, m, n, accumulate || k0 > 0);
+                addChunkToInts(c, m, n, ldc, accumulate || k0 > 0);
             }
         }
-        if (!inPlace && !int8) {
+        if (!int8) {
             for (int i = 0; i < m; i++) {
-                MemorySegment.copy(target, ldc * i, c.data(), c.byteOffset(i, 0), ldc);
+                MemorySegment.copy(s, i * ldc, c.data(), FLOAT, c.byteOffset(i, 0), n);
             }
         }
     }
 
-    /**
-     * One register block whose rows or columns overhang the valid region: its valid part is copied into the
-     * zero-padded {@link #edge} block, summed there (A's padding rows and B's padding columns are zero) and
-     * copied back.
-     */
-    private void edgeBlock(MemorySegment target, long ldc, int r, int p, int rows, int cols, int k0, int lda,
-            int kc) {
-        long edgeRow = 4L * nr;
-        long base = (long) r * mr * ldc + 4L * p * nr;
-        edge.fill((byte) 0);
-        for (int i = 0; i < rows; i++) {
-            MemorySegment.copy(target, base + i * ldc, edge, i * edgeRow, 4L * cols);
-        }
-        kernel.blocks(wideA, r * mr * lda + k0, lda, packedB, p * kc * nr, kc, edge, 0, edgeRow, 1);
-        for (int i = 0; i < rows; i++) {
-            MemorySegment.copy(edge, i * edgeRow, target, base + i * ldc, 4L * cols);
-        }
-    }
-
-    /**
-     * Whether two tiles' storage may overlap (then C cannot be summed in place: A or B would change under it).
-     * Compares address ranges without allocating; two heap segments count as overlapping when their ranges
-     * do (they may be different arrays: then the scratch path runs, slower but the same bits).
-     */
-    private static boolean overlaps(Tile x, Tile y) {
-        MemorySegment s = x.data();
-        MemorySegment t = y.data();
-        return s.isNative() == t.isNative() && s.address() < t.address() + t.byteSize()
-                && t.address() < s.address() + s.byteSize();
-    }
-
-    /** The scratch sums segment, at least M×N fp32 (grown, never shrunk). */
-    private MemorySegment sums(int m, int n) {
-        long need = 4L * m * n;
-        if (sums.byteSize() < need) {
-            sums = Arena.ofAuto().allocate(need, 64);
+    /** The scratch sums, at least {@code size} floats (grown, never shrunk). */
+    private float[] sums(int size) {
+        if (sums.length < size) {
+            sums = new float[size];
         }
         return sums;
     }
 
-    /** Starts the scratch sums (row stride N) from C's valid region, or from zero. */
-    private void startSums(Tile c, int m, int n, boolean accumulate) {
-        long row = 4L * n;
+    /**
+     * Starts the sums (row stride ldc) from C's valid region, or from zero; the columns past N (the last panel's
+     * padding, never written back) start from zero.
+     */
+    private void startSums(Tile c, int m, int n, int ldc, boolean accumulate) {
         if (!accumulate) {
-            zeroFloats(sums, 0, (long) m * n);
+            Arrays.fill(sums, 0, m * ldc, 0f);
             return;
         }
         for (int i = 0; i < m; i++) {
-            MemorySegment.copy(c.data(), c.byteOffset(i, 0), sums, row * i, row);
+            MemorySegment.copy(c.data(), FLOAT, c.byteOffset(i, 0), sums, i * ldc, n);
+            Arrays.fill(sums, i * ldc + n, (i + 1) * ldc, 0f);
         }
     }
 
-    /** int32 C (+)= the chunk's exact integer sums in {@link #sums} (row stride N), wrapping as int32 does. */
-    private void addChunkToInts(Tile c, int m, int n, boolean addToC) {
+    /** int32 C (+)= the chunk's exact integer sums in {@link #sums} (row stride ldc), wrapping as int32 does. */
+    private void addChunkToInts(Tile c, int m, int n, int ldc, boolean addToC) {
         MemorySegment cd = c.data();
         int upper = F.loopBound(n);
         for (int i = 0; i < m; i++) {
             long row = c.byteOffset(i, 0);
-            long s = 4L * i * n;
+            int s = i * ldc;
             int j = 0;
             for (; j < upper; j += V) {
-                IntVector v = (IntVector) FloatVector.fromMemorySegment(F, sums, s + 4L * j, NATIVE)
-                        .convert(VectorOperators.F2I, 0);
+                IntVector v = (IntVector) FloatVector.fromArray(F, sums, s + j).convert(VectorOperators.F2I, 0);
                 if (addToC) {
                     v = v.add(IntVector.fromMemorySegment(I, cd, row + 4L * j, NATIVE));
                 }
                 v.intoMemorySegment(cd, row + 4L * j, NATIVE);
             }
             for (; j < n; j++) {
-                int v = (int) sums.get(FLOAT, s + 4L * j);
+                int v = (int) sums[s + j];
                 cd.set(INT, row + 4L * j, addToC ? v + cd.get(INT, row + 4L * j) : v);
             }
         }
@@ -244,7 +193,7 @@ public final class FloatGemm {
         }
         int full = n / nr;
         if (full < panels) {
-            java.util.Arrays.fill(packedB, full * kc * nr, need, 0f);
+            Arrays.fill(packedB, full * kc * nr, need, 0f);
         }
         if (!transposeB) {
             packRows(b, k0, kc, n, full);
@@ -370,7 +319,7 @@ public final class FloatGemm {
         for (int i = 0; i < m; i++) {
             Widen.toFloats(a, i, 0, k, wideA, i * lda);
         }
-        java.util.Arrays.fill(wideA, m * lda, need, 0f);
+        Arrays.fill(wideA, m * lda, need, 0f);
     }
 
     /**

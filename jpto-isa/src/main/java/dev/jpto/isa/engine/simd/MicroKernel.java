@@ -1,16 +1,19 @@
 package dev.jpto.isa.engine.simd;
 
-import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The register block of {@link FloatGemm}: {@link #mr()} rows × {@link #nr()} columns of an fp32 C kept in
  * registers while k runs over {@code mr} rows of A (row-major heap copy) and a packed B panel ({@code nr}
- * values per k). C is read and written in place, in its own memory segment, once per block: no copy of C is
- * made. Each accumulator lane gets one fused multiply-add per k, in increasing k, so every shape gives the
- * same bits as the scalar engine.
+ * values per k). C is a heap fp32 array, read and written once per block. Each accumulator lane gets one fused
+ * multiply-add per k, in increasing k, so every shape gives the same bits as the scalar engine.
+ *
+ * <p>Every operand is a {@code float[]} on purpose. With C in a memory segment, C2's code for this method
+ * depended on the process's history: once any code had used the Vector API on heap segments (the dsv4 goldens
+ * do), the segment stores here could not be intrinsified when first parsed, and the compiled loop boxed
+ * (allocated) every accumulator on every FMA — 15–30× slower in the DSv4 programs than in a benchmark of the
+ * same calls (jpto-bench/README.md). Array accesses have no such profile to depend on.
  *
  * <p>The shape follows the register file: {@link Rows6} (6×4V: 24 accumulators + 4 B + 1 A broadcast = 29 of
  * AVX-512's 32 zmm; per k 4 B loads and 6 broadcasts feed 24 FMAs) and {@link Rows4} (4×2V: 8 accumulators + 2 B
@@ -31,17 +34,15 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
      * Runs {@code count} register blocks down one B panel: for block r, rows {@code i < mr} and columns
      * {@code j < nr}, {@code C(r·mr + i, j) += Σ_k a[aOff + (r·mr + i)·lda + k] · pb[bOff + k·nr + j]} for k in
      * {@code 0 .. kc}, one FMA per product in increasing k. A is row-major (mr streams, a float per k); B is a
-     * packed panel (nr floats per k); C is fp32 in {@code c}, element (i, j) of block r at byte
-     * {@code cOff + (r·mr + i)·ldc + 4j} (ldc in bytes). Every C element of the blocks must lie in {@code c}.
+     * packed panel (nr floats per k); C is fp32, element (i, j) of block r at {@code c[cOff + (r·mr + i)·ldc + j]}.
      */
-    void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, MemorySegment c, long cOff, long ldc,
-            int count);
+    void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, float[] c, int cOff, int ldc, int count);
 
     /**
-     * One row of C, {@code C(0, j) += Σ_k a[aOff + k] · pb[bOff + k·nr + j]} for {@code j < nr}, at byte
-     * {@code cOff + 4j} of {@code c}: the rows below the last whole register block, in place and in the same order.
+     * One row of C, {@code C(0, j) += Σ_k a[aOff + k] · pb[bOff + k·nr + j]} for {@code j < nr}, at
+     * {@code c[cOff + j]}: the rows below the last whole register block, in the same order.
      */
-    void row(float[] a, int aOff, float[] pb, int bOff, int kc, MemorySegment c, long cOff);
+    void row(float[] a, int aOff, float[] pb, int bOff, int kc, float[] c, int cOff);
 
     /** The kernel for this machine's preferred vector size: 6×4V with 512-bit (or wider) vectors, else 4×2V. */
     static MicroKernel forMachine() {
@@ -53,10 +54,7 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
         public static final Rows6 INSTANCE = new Rows6();
         private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512
                 ? FloatVector.SPECIES_PREFERRED : FloatVector.SPECIES_512;
-        private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
         private static final int V = F.length();
-        /** Bytes of one vector. */
-        private static final long VB = 4L * V;
         private static final int MR = 6;
         private static final int NR = 4 * V;
 
@@ -74,35 +72,35 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
         }
 
         @Override
-        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, MemorySegment c, long cOff,
-                long ldc, int count) {
+        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, float[] c, int cOff, int ldc,
+                int count) {
             for (int r = 0; r < count; r++) {
                 int a0 = aOff + r * MR * lda;
-                long ci = cOff + r * MR * ldc;
-                FloatVector c00 = FloatVector.fromMemorySegment(F, c, ci, NATIVE);
-                FloatVector c01 = FloatVector.fromMemorySegment(F, c, ci + VB, NATIVE);
-                FloatVector c02 = FloatVector.fromMemorySegment(F, c, ci + 2 * VB, NATIVE);
-                FloatVector c03 = FloatVector.fromMemorySegment(F, c, ci + 3 * VB, NATIVE);
-                FloatVector c10 = FloatVector.fromMemorySegment(F, c, ci + ldc, NATIVE);
-                FloatVector c11 = FloatVector.fromMemorySegment(F, c, ci + ldc + VB, NATIVE);
-                FloatVector c12 = FloatVector.fromMemorySegment(F, c, ci + ldc + 2 * VB, NATIVE);
-                FloatVector c13 = FloatVector.fromMemorySegment(F, c, ci + ldc + 3 * VB, NATIVE);
-                FloatVector c20 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc, NATIVE);
-                FloatVector c21 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc + VB, NATIVE);
-                FloatVector c22 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc + 2 * VB, NATIVE);
-                FloatVector c23 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc + 3 * VB, NATIVE);
-                FloatVector c30 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc, NATIVE);
-                FloatVector c31 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc + VB, NATIVE);
-                FloatVector c32 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc + 2 * VB, NATIVE);
-                FloatVector c33 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc + 3 * VB, NATIVE);
-                FloatVector c40 = FloatVector.fromMemorySegment(F, c, ci + 4 * ldc, NATIVE);
-                FloatVector c41 = FloatVector.fromMemorySegment(F, c, ci + 4 * ldc + VB, NATIVE);
-                FloatVector c42 = FloatVector.fromMemorySegment(F, c, ci + 4 * ldc + 2 * VB, NATIVE);
-                FloatVector c43 = FloatVector.fromMemorySegment(F, c, ci + 4 * ldc + 3 * VB, NATIVE);
-                FloatVector c50 = FloatVector.fromMemorySegment(F, c, ci + 5 * ldc, NATIVE);
-                FloatVector c51 = FloatVector.fromMemorySegment(F, c, ci + 5 * ldc + VB, NATIVE);
-                FloatVector c52 = FloatVector.fromMemorySegment(F, c, ci + 5 * ldc + 2 * VB, NATIVE);
-                FloatVector c53 = FloatVector.fromMemorySegment(F, c, ci + 5 * ldc + 3 * VB, NATIVE);
+                int ci = cOff + r * MR * ldc;
+                FloatVector c00 = FloatVector.fromArray(F, c, ci);
+                FloatVector c01 = FloatVector.fromArray(F, c, ci + V);
+                FloatVector c02 = FloatVector.fromArray(F, c, ci + 2 * V);
+                FloatVector c03 = FloatVector.fromArray(F, c, ci + 3 * V);
+                FloatVector c10 = FloatVector.fromArray(F, c, ci + ldc);
+                FloatVector c11 = FloatVector.fromArray(F, c, ci + ldc + V);
+                FloatVector c12 = FloatVector.fromArray(F, c, ci + ldc + 2 * V);
+                FloatVector c13 = FloatVector.fromArray(F, c, ci + ldc + 3 * V);
+                FloatVector c20 = FloatVector.fromArray(F, c, ci + 2 * ldc);
+                FloatVector c21 = FloatVector.fromArray(F, c, ci + 2 * ldc + V);
+                FloatVector c22 = FloatVector.fromArray(F, c, ci + 2 * ldc + 2 * V);
+                FloatVector c23 = FloatVector.fromArray(F, c, ci + 2 * ldc + 3 * V);
+                FloatVector c30 = FloatVector.fromArray(F, c, ci + 3 * ldc);
+                FloatVector c31 = FloatVector.fromArray(F, c, ci + 3 * ldc + V);
+                FloatVector c32 = FloatVector.fromArray(F, c, ci + 3 * ldc + 2 * V);
+                FloatVector c33 = FloatVector.fromArray(F, c, ci + 3 * ldc + 3 * V);
+                FloatVector c40 = FloatVector.fromArray(F, c, ci + 4 * ldc);
+                FloatVector c41 = FloatVector.fromArray(F, c, ci + 4 * ldc + V);
+                FloatVector c42 = FloatVector.fromArray(F, c, ci + 4 * ldc + 2 * V);
+                FloatVector c43 = FloatVector.fromArray(F, c, ci + 4 * ldc + 3 * V);
+                FloatVector c50 = FloatVector.fromArray(F, c, ci + 5 * ldc);
+                FloatVector c51 = FloatVector.fromArray(F, c, ci + 5 * ldc + V);
+                FloatVector c52 = FloatVector.fromArray(F, c, ci + 5 * ldc + 2 * V);
+                FloatVector c53 = FloatVector.fromArray(F, c, ci + 5 * ldc + 3 * V);
                 for (int k = 0; k < kc; k++) {
                     int bi = bOff + k * NR;
                     int ai = a0 + k;
@@ -141,40 +139,40 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
                     c52 = x.fma(b2, c52);
                     c53 = x.fma(b3, c53);
                 }
-                c00.intoMemorySegment(c, ci, NATIVE);
-                c01.intoMemorySegment(c, ci + VB, NATIVE);
-                c02.intoMemorySegment(c, ci + 2 * VB, NATIVE);
-                c03.intoMemorySegment(c, ci + 3 * VB, NATIVE);
-                c10.intoMemorySegment(c, ci + ldc, NATIVE);
-                c11.intoMemorySegment(c, ci + ldc + VB, NATIVE);
-                c12.intoMemorySegment(c, ci + ldc + 2 * VB, NATIVE);
-                c13.intoMemorySegment(c, ci + ldc + 3 * VB, NATIVE);
-                c20.intoMemorySegment(c, ci + 2 * ldc, NATIVE);
-                c21.intoMemorySegment(c, ci + 2 * ldc + VB, NATIVE);
-                c22.intoMemorySegment(c, ci + 2 * ldc + 2 * VB, NATIVE);
-                c23.intoMemorySegment(c, ci + 2 * ldc + 3 * VB, NATIVE);
-                c30.intoMemorySegment(c, ci + 3 * ldc, NATIVE);
-                c31.intoMemorySegment(c, ci + 3 * ldc + VB, NATIVE);
-                c32.intoMemorySegment(c, ci + 3 * ldc + 2 * VB, NATIVE);
-                c33.intoMemorySegment(c, ci + 3 * ldc + 3 * VB, NATIVE);
-                c40.intoMemorySegment(c, ci + 4 * ldc, NATIVE);
-                c41.intoMemorySegment(c, ci + 4 * ldc + VB, NATIVE);
-                c42.intoMemorySegment(c, ci + 4 * ldc + 2 * VB, NATIVE);
-                c43.intoMemorySegment(c, ci + 4 * ldc + 3 * VB, NATIVE);
-                c50.intoMemorySegment(c, ci + 5 * ldc, NATIVE);
-                c51.intoMemorySegment(c, ci + 5 * ldc + VB, NATIVE);
-                c52.intoMemorySegment(c, ci + 5 * ldc + 2 * VB, NATIVE);
-                c53.intoMemorySegment(c, ci + 5 * ldc + 3 * VB, NATIVE);
+                c00.intoArray(c, ci);
+                c01.intoArray(c, ci + V);
+                c02.intoArray(c, ci + 2 * V);
+                c03.intoArray(c, ci + 3 * V);
+                c10.intoArray(c, ci + ldc);
+                c11.intoArray(c, ci + ldc + V);
+                c12.intoArray(c, ci + ldc + 2 * V);
+                c13.intoArray(c, ci + ldc + 3 * V);
+                c20.intoArray(c, ci + 2 * ldc);
+                c21.intoArray(c, ci + 2 * ldc + V);
+                c22.intoArray(c, ci + 2 * ldc + 2 * V);
+                c23.intoArray(c, ci + 2 * ldc + 3 * V);
+                c30.intoArray(c, ci + 3 * ldc);
+                c31.intoArray(c, ci + 3 * ldc + V);
+                c32.intoArray(c, ci + 3 * ldc + 2 * V);
+                c33.intoArray(c, ci + 3 * ldc + 3 * V);
+                c40.intoArray(c, ci + 4 * ldc);
+                c41.intoArray(c, ci + 4 * ldc + V);
+                c42.intoArray(c, ci + 4 * ldc + 2 * V);
+                c43.intoArray(c, ci + 4 * ldc + 3 * V);
+                c50.intoArray(c, ci + 5 * ldc);
+                c51.intoArray(c, ci + 5 * ldc + V);
+                c52.intoArray(c, ci + 5 * ldc + 2 * V);
+                c53.intoArray(c, ci + 5 * ldc + 3 * V);
             }
         }
 
 
         @Override
-        public void row(float[] a, int aOff, float[] pb, int bOff, int kc, MemorySegment c, long cOff) {
-            FloatVector c0 = FloatVector.fromMemorySegment(F, c, cOff, NATIVE);
-            FloatVector c1 = FloatVector.fromMemorySegment(F, c, cOff + VB, NATIVE);
-            FloatVector c2 = FloatVector.fromMemorySegment(F, c, cOff + 2 * VB, NATIVE);
-            FloatVector c3 = FloatVector.fromMemorySegment(F, c, cOff + 3 * VB, NATIVE);
+        public void row(float[] a, int aOff, float[] pb, int bOff, int kc, float[] c, int cOff) {
+            FloatVector c0 = FloatVector.fromArray(F, c, cOff);
+            FloatVector c1 = FloatVector.fromArray(F, c, cOff + V);
+            FloatVector c2 = FloatVector.fromArray(F, c, cOff + 2 * V);
+            FloatVector c3 = FloatVector.fromArray(F, c, cOff + 3 * V);
             for (int k = 0; k < kc; k++) {
                 int bi = bOff + k * NR;
                 FloatVector x = FloatVector.broadcast(F, a[aOff + k]);
@@ -183,10 +181,10 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
                 c2 = x.fma(FloatVector.fromArray(F, pb, bi + 2 * V), c2);
                 c3 = x.fma(FloatVector.fromArray(F, pb, bi + 3 * V), c3);
             }
-            c0.intoMemorySegment(c, cOff, NATIVE);
-            c1.intoMemorySegment(c, cOff + VB, NATIVE);
-            c2.intoMemorySegment(c, cOff + 2 * VB, NATIVE);
-            c3.intoMemorySegment(c, cOff + 3 * VB, NATIVE);
+            c0.intoArray(c, cOff);
+            c1.intoArray(c, cOff + V);
+            c2.intoArray(c, cOff + 2 * V);
+            c3.intoArray(c, cOff + 3 * V);
         }
 
         @Override
@@ -200,10 +198,7 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
         public static final Rows4 INSTANCE = new Rows4();
         private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.vectorBitSize() <= 256
                 ? FloatVector.SPECIES_PREFERRED : FloatVector.SPECIES_256;
-        private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
         private static final int V = F.length();
-        /** Bytes of one vector. */
-        private static final long VB = 4L * V;
         private static final int MR = 4;
         private static final int NR = 2 * V;
 
@@ -221,19 +216,19 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
         }
 
         @Override
-        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, MemorySegment c, long cOff,
-                long ldc, int count) {
+        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, float[] c, int cOff, int ldc,
+                int count) {
             for (int r = 0; r < count; r++) {
                 int a0 = aOff + r * MR * lda;
-                long ci = cOff + r * MR * ldc;
-                FloatVector c00 = FloatVector.fromMemorySegment(F, c, ci, NATIVE);
-                FloatVector c01 = FloatVector.fromMemorySegment(F, c, ci + VB, NATIVE);
-                FloatVector c10 = FloatVector.fromMemorySegment(F, c, ci + ldc, NATIVE);
-                FloatVector c11 = FloatVector.fromMemorySegment(F, c, ci + ldc + VB, NATIVE);
-                FloatVector c20 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc, NATIVE);
-                FloatVector c21 = FloatVector.fromMemorySegment(F, c, ci + 2 * ldc + VB, NATIVE);
-                FloatVector c30 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc, NATIVE);
-                FloatVector c31 = FloatVector.fromMemorySegment(F, c, ci + 3 * ldc + VB, NATIVE);
+                int ci = cOff + r * MR * ldc;
+                FloatVector c00 = FloatVector.fromArray(F, c, ci);
+                FloatVector c01 = FloatVector.fromArray(F, c, ci + V);
+                FloatVector c10 = FloatVector.fromArray(F, c, ci + ldc);
+                FloatVector c11 = FloatVector.fromArray(F, c, ci + ldc + V);
+                FloatVector c20 = FloatVector.fromArray(F, c, ci + 2 * ldc);
+                FloatVector c21 = FloatVector.fromArray(F, c, ci + 2 * ldc + V);
+                FloatVector c30 = FloatVector.fromArray(F, c, ci + 3 * ldc);
+                FloatVector c31 = FloatVector.fromArray(F, c, ci + 3 * ldc + V);
                 for (int k = 0; k < kc; k++) {
                     int bi = bOff + k * NR;
                     int ai = a0 + k;
@@ -252,30 +247,30 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
                     c30 = x.fma(b0, c30);
                     c31 = x.fma(b1, c31);
                 }
-                c00.intoMemorySegment(c, ci, NATIVE);
-                c01.intoMemorySegment(c, ci + VB, NATIVE);
-                c10.intoMemorySegment(c, ci + ldc, NATIVE);
-                c11.intoMemorySegment(c, ci + ldc + VB, NATIVE);
-                c20.intoMemorySegment(c, ci + 2 * ldc, NATIVE);
-                c21.intoMemorySegment(c, ci + 2 * ldc + VB, NATIVE);
-                c30.intoMemorySegment(c, ci + 3 * ldc, NATIVE);
-                c31.intoMemorySegment(c, ci + 3 * ldc + VB, NATIVE);
+                c00.intoArray(c, ci);
+                c01.intoArray(c, ci + V);
+                c10.intoArray(c, ci + ldc);
+                c11.intoArray(c, ci + ldc + V);
+                c20.intoArray(c, ci + 2 * ldc);
+                c21.intoArray(c, ci + 2 * ldc + V);
+                c30.intoArray(c, ci + 3 * ldc);
+                c31.intoArray(c, ci + 3 * ldc + V);
             }
         }
 
 
         @Override
-        public void row(float[] a, int aOff, float[] pb, int bOff, int kc, MemorySegment c, long cOff) {
-            FloatVector c0 = FloatVector.fromMemorySegment(F, c, cOff, NATIVE);
-            FloatVector c1 = FloatVector.fromMemorySegment(F, c, cOff + VB, NATIVE);
+        public void row(float[] a, int aOff, float[] pb, int bOff, int kc, float[] c, int cOff) {
+            FloatVector c0 = FloatVector.fromArray(F, c, cOff);
+            FloatVector c1 = FloatVector.fromArray(F, c, cOff + V);
             for (int k = 0; k < kc; k++) {
                 int bi = bOff + k * NR;
                 FloatVector x = FloatVector.broadcast(F, a[aOff + k]);
                 c0 = x.fma(FloatVector.fromArray(F, pb, bi), c0);
                 c1 = x.fma(FloatVector.fromArray(F, pb, bi + V), c1);
             }
-            c0.intoMemorySegment(c, cOff, NATIVE);
-            c1.intoMemorySegment(c, cOff + VB, NATIVE);
+            c0.intoArray(c, cOff);
+            c1.intoArray(c, cOff + V);
         }
 
         @Override
