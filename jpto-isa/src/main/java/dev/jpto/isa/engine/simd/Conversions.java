@@ -3,7 +3,6 @@ package dev.jpto.isa.engine.simd;
 import dev.jpto.isa.DType;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
@@ -19,7 +18,6 @@ import jdk.incubator.vector.VectorSpecies;
 public final class Conversions {
     private static final VectorSpecies<Float> F = Species.F;
     private static final VectorSpecies<Integer> I = Species.I;
-    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
@@ -35,15 +33,7 @@ public final class Conversions {
     public static void readFloats(DType from, MemorySegment s, long off, int n, float[] dst) {
         switch (from) {
             case FP32 -> MemorySegment.copy(s, FLOAT, off, dst, 0, n);
-            case BF16 -> {
-                int i = 0;
-                for (int upper = F.loopBound(n); i < upper; i += F.length()) {
-                    Widen.bf16Lanes(s, off + 2L * i).intoArray(dst, i);
-                }
-                for (; i < n; i++) {
-                    dst[i] = DType.bf16ToFloat(s.get(SHORT, off + 2L * i));
-                }
-            }
+            case BF16 -> Widen.bf16ToFloats(s, off, n, dst, 0);
             case FP16 -> {
                 for (int i = 0; i < n; i++) {
                     dst[i] = Float.float16ToFloat(s.get(SHORT, off + 2L * i));
@@ -57,15 +47,7 @@ public final class Conversions {
     public static void writeFloats(DType to, float[] src, int n, MemorySegment s, long off) {
         switch (to) {
             case FP32 -> MemorySegment.copy(src, 0, s, FLOAT, off, n);
-            case BF16 -> {
-                int i = 0;
-                for (int upper = F.loopBound(n); i < upper; i += F.length()) {
-                    FloatRows.toBf16(FloatVector.fromArray(F, src, i)).intoMemorySegment(s, off + 2L * i, NATIVE);
-                }
-                for (; i < n; i++) {
-                    s.set(SHORT, off + 2L * i, DType.floatToBf16(src[i]));
-                }
-            }
+            case BF16 -> FloatRows.toBf16(src, n, s, off);
             case FP16 -> {
                 for (int i = 0; i < n; i++) {
                     s.set(SHORT, off + 2L * i, Float.floatToFloat16(src[i]));

@@ -5,7 +5,6 @@ import dev.jpto.isa.Tile;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
@@ -45,10 +44,9 @@ public final class FloatGemm {
     private static final java.nio.ByteOrder NATIVE = java.nio.ByteOrder.nativeOrder();
 
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final VectorSpecies<Float> F = Species.F;
     private static final int V = Species.V;
-    /** V bytes: the int8 values of one fp32 vector (null below 64 bits, where int8 B is widened row by row). */
-    private static final VectorSpecies<Byte> BYTES_V = Species.bytes(V);
 
     private final MicroKernel kernel;
     /** Rows of the register block. */
@@ -204,16 +202,57 @@ public final class FloatGemm {
 
     /**
      * B is K×N: each panel is filled in store order, a vector at a time (filling the panels row by row instead
-     * stores 8 KiB apart and stalls on 4 KiB aliasing with the loads). fp32, bf16 and int8 are read straight
-     * from the tile ({@link #packRowsDirect}); fp16 rows are widened into {@link #rowsB} first.
+     * stores 8 KiB apart and stalls on 4 KiB aliasing with the loads). fp32 panel rows are bulk copies from the
+     * tile; bf16 and int8 rows are copied raw into this thread's buffer and widened from there straight into the
+     * panels (one pass over B: 0.89–0.93× the time of widening all rows to fp32 first); fp16 rows are widened
+     * into {@link #rowsB} first. The columns of a partial last panel are widened one row at a time.
      */
     private void packRows(Tile b, int k0, int kc, int n, int full) {
         DType d = b.dtype();
-        if (d == DType.FP32 || d == DType.BF16 || d == DType.INT8 && BYTES_V != null) {
-            packRowsDirect(b, k0, kc, n, full);
+        if (d == DType.FP32) {
+            for (int p = 0; p < full; p++) {
+                for (int k = 0; k < kc; k++) {
+                    MemorySegment.copy(b.data(), FLOAT, b.byteOffset(k0 + k, p * nr), packedB, (p * kc + k) * nr, nr);
+                }
+            }
+        } else if (d == DType.BF16) {
+            short[] raw = RawBuffers.shorts(kc * n);
+            for (int k = 0; k < kc; k++) {
+                MemorySegment.copy(b.data(), SHORT, b.byteOffset(k0 + k, 0), raw, k * n, n);
+            }
+            for (int p = 0; p < full; p++) {
+                for (int k = 0, dst = p * kc * nr; k < kc; k++, dst += nr) {
+                    for (int j = 0, src = k * n + p * nr; j < nr; j += V) {
+                        Widen.bf16Lanes(raw, src + j).intoArray(packedB, dst + j);
+                    }
+                }
+            }
+        } else if (d == DType.INT8 && Widen.vectorInt8()) {
+            byte[] raw = RawBuffers.bytes(kc * n);
+            for (int k = 0; k < kc; k++) {
+                MemorySegment.copy(b.data(), ValueLayout.JAVA_BYTE, b.byteOffset(k0 + k, 0), raw, k * n, n);
+            }
+            for (int p = 0; p < full; p++) {
+                for (int k = 0, dst = p * kc * nr; k < kc; k++, dst += nr) {
+                    for (int j = 0, src = k * n + p * nr; j < nr; j += V) {
+                        Widen.int8Lanes(raw, src + j).intoArray(packedB, dst + j);
+                    }
+                }
+            }
+        } else {
+            packWidened(widenRows(b, k0, kc, 0, n), kc, n, full);
             return;
         }
-        float[] rows = widenRows(b, k0, kc, 0, n);
+        if (full * nr < n) {
+            int col0 = full * nr;
+            for (int k = 0; k < kc; k++) {
+                Widen.toFloats(b, k0 + k, col0, n - col0, packedB, (full * kc + k) * nr);
+            }
+        }
+    }
+
+    /** Fills the panels from B's chunk rows already widened to fp32 (row stride n). */
+    private void packWidened(float[] rows, int kc, int n, int full) {
         float[] pb = packedB;
         for (int p = 0; p < full; p++) {
             int src = p * nr;
@@ -233,43 +272,6 @@ public final class FloatGemm {
     }
 
     /**
-     * {@link #packRows} for fp32, bf16 and int8: each panel row is read (and widened) a vector at a time straight
-     * from the tile into the panel, one pass over B instead of two (measured on the 128³ call: 0.89–0.93× the time
-     * of widening the rows into {@link #rowsB} first, fp32 and bf16, alternating in one process).
-     */
-    private void packRowsDirect(Tile b, int k0, int kc, int n, int full) {
-        float[] pb = packedB;
-        MemorySegment s = b.data();
-        DType d = b.dtype();
-        long size = d.byteSize();
-        for (int p = 0; p < full; p++) {
-            int dst = p * kc * nr;
-            for (int k = 0; k < kc; k++, dst += nr) {
-                long src = b.byteOffset(k0 + k, p * nr);
-                for (int j = 0; j < nr; j += V) {
-                    lanes(s, d, src + size * j).intoArray(pb, dst + j);
-                }
-            }
-        }
-        if (full * nr < n) {
-            int col0 = full * nr;
-            for (int k = 0; k < kc; k++) {
-                Widen.toFloats(b, k0 + k, col0, n - col0, pb, (full * kc + k) * nr);
-            }
-        }
-    }
-
-    /** V elements of an fp32, bf16 or int8 tile at byte {@code off}, as fp32 lanes (exact). */
-    private static FloatVector lanes(MemorySegment s, DType d, long off) {
-        return switch (d) {
-            case FP32 -> FloatVector.fromMemorySegment(F, s, off, NATIVE);
-            case BF16 -> Widen.bf16Lanes(s, off);
-            default -> (FloatVector) ByteVector.fromMemorySegment(BYTES_V, s, off, NATIVE)
-                    .convertShape(VectorOperators.B2F, F, 0);
-        };
-    }
-
-    /**
      * Rows {@code row0 .. row0+count}, columns {@code col0 .. col0+cols} of t as fp32, row-major, in
      * {@link #rowsB}.
      */
@@ -278,8 +280,23 @@ public final class FloatGemm {
         if (rowsB.length < need) {
             rowsB = new float[need];
         }
-        for (int r = 0; r < count; r++) {
-            Widen.toFloats(t, row0 + r, col0, cols, rowsB, r * cols);
+        MemorySegment s = t.data();
+        if (t.dtype() == DType.BF16) {
+            short[] raw = RawBuffers.shorts(need);
+            for (int r = 0; r < count; r++) {
+                MemorySegment.copy(s, SHORT, t.byteOffset(row0 + r, col0), raw, r * cols, cols);
+            }
+            Widen.bf16ToFloats(raw, need, rowsB, 0);
+        } else if (t.dtype() == DType.INT8) {
+            byte[] raw = RawBuffers.bytes(need);
+            for (int r = 0; r < count; r++) {
+                MemorySegment.copy(s, ValueLayout.JAVA_BYTE, t.byteOffset(row0 + r, col0), raw, r * cols, cols);
+            }
+            Widen.int8ToFloats(raw, need, rowsB, 0);
+        } else {
+            for (int r = 0; r < count; r++) {
+                Widen.toFloats(t, row0 + r, col0, cols, rowsB, r * cols);
+            }
         }
         return rowsB;
     }

@@ -4,7 +4,6 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.Tile;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
@@ -21,9 +20,7 @@ import jdk.incubator.vector.VectorSpecies;
 public final class FloatRows {
     private static final VectorSpecies<Float> F = Species.F;
     private static final VectorSpecies<Short> S16 = Species.SHORTS_V;
-    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
-    private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
 
     private FloatRows() {
     }
@@ -35,26 +32,26 @@ public final class FloatRows {
 
     /** Writes {@code src[0 .. n]} into columns {@code 0 .. n} of row {@code r}, rounded to the tile's dtype. */
     public static void write(Tile t, int r, int n, float[] src) {
-        MemorySegment s = t.data();
-        long off = t.byteOffset(r, 0);
-        switch (t.dtype()) {
-            case FP32 -> MemorySegment.copy(src, 0, s, FLOAT, off, n);
-            case BF16 -> {
-                int i = 0;
-                for (int upper = F.loopBound(n); i < upper; i += F.length()) {
-                    toBf16(FloatVector.fromArray(F, src, i)).intoMemorySegment(s, off + 2L * i, NATIVE);
-                }
-                for (; i < n; i++) {
-                    s.set(SHORT, off + 2L * i, DType.floatToBf16(src[i]));
-                }
-            }
-            case FP16 -> {
-                for (int i = 0; i < n; i++) {
-                    s.set(SHORT, off + 2L * i, Float.floatToFloat16(src[i]));
-                }
-            }
-            default -> throw new IllegalArgumentException("not a float tile: " + t.describe());
+        if (!Conversions.isFloat(t.dtype())) {
+            throw new IllegalArgumentException("not a float tile: " + t.describe());
         }
+        Conversions.writeFloats(t.dtype(), src, n, t.data(), t.byteOffset(r, 0));
+    }
+
+    /**
+     * {@code src[0 .. n]} rounded to bf16 at byte {@code off} of {@code s}: narrowed a vector at a time into this
+     * thread's raw buffer, then copied in bulk (array-only vector code, see {@link Widen}).
+     */
+    static void toBf16(float[] src, int n, MemorySegment s, long off) {
+        short[] raw = RawBuffers.shorts(n);
+        int i = 0;
+        for (int upper = F.loopBound(n); i < upper; i += F.length()) {
+            toBf16(FloatVector.fromArray(F, src, i)).intoArray(raw, i);
+        }
+        for (; i < n; i++) {
+            raw[i] = DType.floatToBf16(src[i]);
+        }
+        MemorySegment.copy(raw, 0, s, SHORT, off, n);
     }
 
     /** fp32 → bf16 bits, round to nearest even; NaN stays a quiet NaN (as {@link DType#floatToBf16}). */

@@ -4,7 +4,6 @@ import dev.jpto.isa.DType;
 import dev.jpto.isa.Tile;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -14,7 +13,10 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Exact widening of tile elements to fp32 (bf16: the bits shifted into the high half; fp16: the JDK's
- * conversion, an F16C intrinsic; integers: exact up to 2^24). bf16 and int8 are vectorized a vector at a time.
+ * conversion, an F16C intrinsic; integers: exact up to 2^24). bf16 and int8 are vectorized a vector at a time,
+ * on heap arrays only: the raw elements are first copied out of the segment in bulk. Vector loads from a memory
+ * segment compile to code that depends on which segment kinds the process has seen (see {@link MicroKernel});
+ * array loads do not.
  */
 public final class Widen {
     private static final VectorSpecies<Float> F = Species.F;
@@ -22,18 +24,64 @@ public final class Widen {
     private static final VectorSpecies<Integer> I = Species.I;
     /** V bytes: the int8 values of one fp32 vector (null below 64 bits, where int8 widens one at a time). */
     private static final VectorSpecies<Byte> BYTES_V = Species.bytes(Species.V);
-    private static final ByteOrder NATIVE = ByteOrder.nativeOrder();
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
 
     private Widen() {
     }
 
-    /** One vector of bf16 values at {@code off} as fp32 lanes. */
-    public static FloatVector bf16Lanes(MemorySegment s, long off) {
-        ShortVector raw = ShortVector.fromMemorySegment(S16, s, off, NATIVE);
-        IntVector wide = (IntVector) raw.convertShape(VectorOperators.S2I, I, 0);
+    /** One vector of bf16 values from {@code raw[i ..]} as fp32 lanes. */
+    static FloatVector bf16Lanes(short[] raw, int i) {
+        IntVector wide = (IntVector) ShortVector.fromArray(S16, raw, i).convertShape(VectorOperators.S2I, I, 0);
         return wide.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+    }
+
+    /** One vector of int8 values from {@code raw[i ..]} as fp32 lanes; needs {@link #vectorInt8()}. */
+    static FloatVector int8Lanes(byte[] raw, int i) {
+        return (FloatVector) ByteVector.fromArray(BYTES_V, raw, i).convertShape(VectorOperators.B2F, F, 0);
+    }
+
+    /** Whether int8 widens a vector at a time (vectors of at least 64 bits). */
+    static boolean vectorInt8() {
+        return BYTES_V != null;
+    }
+
+    /** {@code n} bf16 values at byte {@code off} of {@code s} as fp32 into {@code dst[dstOff ..]}. */
+    public static void bf16ToFloats(MemorySegment s, long off, int n, float[] dst, int dstOff) {
+        short[] raw = RawBuffers.shorts(n);
+        MemorySegment.copy(s, SHORT, off, raw, 0, n);
+        bf16ToFloats(raw, n, dst, dstOff);
+    }
+
+    /** {@code raw[0 .. n]} (bf16 bits) as fp32 into {@code dst[dstOff ..]}. */
+    static void bf16ToFloats(short[] raw, int n, float[] dst, int dstOff) {
+        int i = 0;
+        for (int upper = F.loopBound(n); i < upper; i += F.length()) {
+            bf16Lanes(raw, i).intoArray(dst, dstOff + i);
+        }
+        for (; i < n; i++) {
+            dst[dstOff + i] = DType.bf16ToFloat(raw[i]);
+        }
+    }
+
+    /** {@code n} int8 values at byte {@code off} of {@code s} as fp32 into {@code dst[dstOff ..]}. */
+    public static void int8ToFloats(MemorySegment s, long off, int n, float[] dst, int dstOff) {
+        byte[] raw = RawBuffers.bytes(n);
+        MemorySegment.copy(s, ValueLayout.JAVA_BYTE, off, raw, 0, n);
+        int8ToFloats(raw, n, dst, dstOff);
+    }
+
+    /** {@code raw[0 .. n]} (int8) as fp32 into {@code dst[dstOff ..]}. */
+    static void int8ToFloats(byte[] raw, int n, float[] dst, int dstOff) {
+        int i = 0;
+        if (BYTES_V != null) {
+            for (int upper = F.loopBound(n); i < upper; i += F.length()) {
+                int8Lanes(raw, i).intoArray(dst, dstOff + i);
+            }
+        }
+        for (; i < n; i++) {
+            dst[dstOff + i] = raw[i];
+        }
     }
 
     /** Elements {@code (row, col0 .. col0+n)} of {@code t} as fp32 into {@code dst[dstOff ..]}. */
@@ -42,32 +90,13 @@ public final class Widen {
         long off = t.byteOffset(row, col0);
         switch (t.dtype()) {
             case FP32 -> MemorySegment.copy(s, FLOAT, off, dst, dstOff, n);
-            case BF16 -> {
-                int i = 0;
-                for (int upper = F.loopBound(n); i < upper; i += F.length()) {
-                    bf16Lanes(s, off + 2L * i).intoArray(dst, dstOff + i);
-                }
-                for (; i < n; i++) {
-                    dst[dstOff + i] = DType.bf16ToFloat(s.get(SHORT, off + 2L * i));
-                }
-            }
+            case BF16 -> bf16ToFloats(s, off, n, dst, dstOff);
             case FP16 -> {
                 for (int i = 0; i < n; i++) {
                     dst[dstOff + i] = Float.float16ToFloat(s.get(SHORT, off + 2L * i));
                 }
             }
-            case INT8 -> {
-                int i = 0;
-                if (BYTES_V != null) {
-                    for (int upper = F.loopBound(n); i < upper; i += F.length()) {
-                        ((FloatVector) ByteVector.fromMemorySegment(BYTES_V, s, off + i, NATIVE)
-                                .convertShape(VectorOperators.B2F, F, 0)).intoArray(dst, dstOff + i);
-                    }
-                }
-                for (; i < n; i++) {
-                    dst[dstOff + i] = s.get(ValueLayout.JAVA_BYTE, off + i);
-                }
-            }
+            case INT8 -> int8ToFloats(s, off, n, dst, dstOff);
             default -> {
                 DType d = t.dtype();
                 int size = d.byteSize();
@@ -76,39 +105,5 @@ public final class Widen {
                 }
             }
         }
-    }
-
-    /** Like {@link #toFloats(Tile, int, int, int, float[], int)} into a segment at byte offset {@code dstOff}. */
-    public static void toFloats(Tile t, int row, int col0, int n, MemorySegment dst, long dstOff) {
-        MemorySegment s = t.data();
-        long off = t.byteOffset(row, col0);
-        switch (t.dtype()) {
-            case FP32 -> MemorySegment.copy(s, off, dst, dstOff, 4L * n);
-            case BF16 -> {
-                int i = 0;
-                for (int upper = F.loopBound(n); i < upper; i += F.length()) {
-                    bf16Lanes(s, off + 2L * i).intoMemorySegment(dst, dstOff + 4L * i, NATIVE);
-                }
-                for (; i < n; i++) {
-                    dst.set(FLOAT, dstOff + 4L * i, DType.bf16ToFloat(s.get(SHORT, off + 2L * i)));
-                }
-            }
-            case FP16 -> {
-                for (int i = 0; i < n; i++) {
-                    dst.set(FLOAT, dstOff + 4L * i, Float.float16ToFloat(s.get(SHORT, off + 2L * i)));
-                }
-            }
-            default -> {
-                DType d = t.dtype();
-                int size = d.byteSize();
-                for (int i = 0; i < n; i++) {
-                    dst.set(FLOAT, dstOff + 4L * i, d.loadFloat(s, off + (long) size * i));
-                }
-            }
-        }
-    }
-
-    static VectorSpecies<Float> floatSpecies() {
-        return F;
     }
 }
