@@ -194,7 +194,7 @@ final class ExecCommand implements Callable<Integer> {
                 BenchmarkResult b = l3 ? BenchLoop.runL3(l3Program, n > 0 ? n : l3Program.program().chips(),
                         benchArgs, config, benchRounds, Progress.lines(log))
                         : BenchLoop.run(compiled, benchArgs, config, benchRounds, Progress.lines(log));
-                log.println(b.line());
+                b.lines().forEach(log::println);
                 bench = Optional.of(b);
             }
             doc.set("benchmark", RunJson.benchmark(bench));

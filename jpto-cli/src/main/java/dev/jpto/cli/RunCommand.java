@@ -127,6 +127,9 @@ final class RunCommand implements Callable<Integer> {
                         () -> GoldenRunner.runJit(spec, locked, cfg));
             }
             RunJson.result(doc.root(), result);
+            if (verb.equals("bench") && !json) {
+                result.benchmark().map(ProbeLine::of).filter(l -> !l.isEmpty()).ifPresent(human::println);
+            }
             return exitCode(result);
         }, doc::failed);
         doc.root().put("passed", code == ExitCodes.PASS);

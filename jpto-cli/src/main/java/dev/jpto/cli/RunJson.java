@@ -52,7 +52,8 @@ final class RunJson {
     /** A benchmark's rounds and times, or JSON null when none ran. */
     static JsonNode benchmark(Optional<BenchmarkResult> benchmark) {
         return benchmark.<JsonNode>map(b -> JsonDocument.object().put("rounds", b.rounds()).put("min_us", b.minUs())
-                .put("median_us", b.medianUs()).put("mean_us", b.meanUs()).put("max_us", b.maxUs()))
+                .put("median_us", b.medianUs()).put("mean_us", b.meanUs()).put("max_us", b.maxUs())
+                .put("work_gflop", b.last().workFlops() / 1e9).put("effective_gops", b.effectiveGops()))
                 .orElse(NullNode.getInstance());
     }
 

@@ -2,10 +2,14 @@ package dev.jpto.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -43,6 +47,25 @@ class BenchProgramCliTest {
                 .as(session.err()).isZero();
         assertThat(session.out()).contains("basic.vector_add preset=tiny", "platform=a5sim", "effective_us (3 rounds) min=",
                 "[RUN] PASS");
+    }
+
+    @Test
+    void theKernelsReportedWorkGivesTheEffectiveRateBesideTheMachinesProbe() throws IOException {
+        // basic.matmul tiny: C = A·B, 128³ fp32 in two K halves, then one element-wise add of the two partials
+        long m = 128;
+        long n = 128;
+        long k = 128;
+        double expectedGflop = (2 * m * n * k + m * n) / 1e9;
+        assertThat(session.run("bench", "basic.matmul", "--preset", "tiny", "--rounds", "2", "--json")).isZero();
+        JsonNode b = new ObjectMapper().readTree(session.out()).get("benchmark");
+        assertThat(b.get("work_gflop").asDouble()).isEqualTo(expectedGflop);
+        assertThat(b.get("effective_gops").asDouble())
+                .isCloseTo(expectedGflop / (b.get("median_us").asDouble() / 1e6), Offset.offset(1e-9));
+
+        assertThat(session.run("bench", "basic.matmul", "--preset", "tiny", "--rounds", "2")).isZero();
+        assertThat(session.out()).contains(String.format(Locale.ROOT, "work_gflop=%.2f per round", expectedGflop))
+                .containsPattern("peak +[0-9.]+ GFLOP/s fp32 FMA with [0-9]+ threads at once .*; "
+                        + "effective [0-9.]+ G/s = ");
     }
 
     @Test

@@ -10,11 +10,12 @@ import java.util.OptionalDouble;
  * What one successful run did: the ring capacities actually in force and their high-water marks, the
  * TensorMap peak, task count, wall time, and the DFX files written ({@code scopeStatsFile} for
  * enable_scope_stats, {@code dfxFiles} for the swimlane, dependency graph, argument dump and PMU outputs), and the
- * estimated device time ({@code deviceTime}, may be null).
+ * estimated device time ({@code deviceTime}, may be null) and the FLOPs the kernels reported ({@code workFlops}:
+ * matmul 2·M·N·K, one per element-wise result; 0 when no kernel reports work).
  */
 public record RunReport(Platform platform, int aicpuThreadNum, List<Ring> rings, int tensorMapCapacity,
                         int tensorMapMax, long tasksExecuted, long elapsedNanos, Optional<Path> scopeStatsFile,
-                        List<Path> dfxFiles, DeviceTime deviceTime) {
+                        List<Path> dfxFiles, DeviceTime deviceTime, long workFlops) {
 
     public RunReport {
         rings = List.copyOf(rings);
@@ -26,7 +27,7 @@ public record RunReport(Platform platform, int aicpuThreadNum, List<Ring> rings,
                      int tensorMapMax, long tasksExecuted, long elapsedNanos, Optional<Path> scopeStatsFile,
                      List<Path> dfxFiles) {
         this(platform, aicpuThreadNum, rings, tensorMapCapacity, tensorMapMax, tasksExecuted, elapsedNanos,
-                scopeStatsFile, dfxFiles, null);
+                scopeStatsFile, dfxFiles, null, 0);
     }
 
     /**
@@ -49,7 +50,7 @@ public record RunReport(Platform platform, int aicpuThreadNum, List<Ring> rings,
         }
         double us = deviceTime.micros();
         return new RunReport(platform, aicpuThreadNum, rings, tensorMapCapacity, tensorMapMax, tasksExecuted,
-                elapsedNanos, scopeStatsFile, dfxFiles, () -> us);
+                elapsedNanos, scopeStatsFile, dfxFiles, () -> us, workFlops);
     }
 
     /** {@code device_us=12.3 (estimated)}, or empty when the report has no device estimate. */

@@ -95,7 +95,8 @@ public record L3Report(String program, Platform platform, List<Call> calls, List
         return new RunReport(platform, first.aicpuThreadNum(), rings,
                 calls.stream().mapToInt(c -> c.report().tensorMapCapacity()).max().orElse(0),
                 calls.stream().mapToInt(c -> c.report().tensorMapMax()).max().orElse(0),
-                calls.stream().mapToLong(c -> c.report().tasksExecuted()).sum(), wallNanos, Optional.empty(), files);
+                calls.stream().mapToLong(c -> c.report().tasksExecuted()).sum(), wallNanos, Optional.empty(), files,
+                null, calls.stream().mapToLong(c -> c.report().workFlops()).sum());
     }
 
     /** One line per device. */

@@ -184,7 +184,7 @@ public final class GoldenRunner {
             BenchmarkResult b = onChip(log, config, () -> compiled.bench(benchArgs, config, spec.benchRounds(),
                     spec.progress()));
             log.done("benchmark", s, b.rounds() + " rounds after " + BenchLoop.WARMUP_ROUNDS + " warm-up");
-            log.line(b.line());
+            b.lines().forEach(log::line);
             bench = Optional.of(b);
         }
 

@@ -195,7 +195,8 @@ public final class Chip implements AutoCloseable {
                     r.heap.highWater(), r.deps.highWater()));
         }
         return new RunReport(platform, threads, report, tmap.capacity(), tmap.highWater(), engine.submitted(), elapsed,
-                statsFile, dfxFiles, () -> deviceTimeline(generation, submits, costs).deviceMicros());
+                statsFile, dfxFiles, () -> deviceTimeline(generation, submits, costs).deviceMicros(),
+                engine.workFlops());
     }
 
     /**

@@ -23,6 +23,8 @@ public final class Engine {
     private static final int RUNNING_STRIDE = 8;
     /** Within a thread's {@link #running} line: its completed-task count (single writer, summed by readers). */
     private static final int COMPLETED_BY = 2;
+    /** Within a thread's {@link #running} line: the FLOPs its kernels reported this run (single writer). */
+    private static final int WORK_FLOPS = 3;
     private static final int END_RUN_YIELDS = 64;
 
     public final Platform platform;
@@ -96,6 +98,7 @@ public final class Engine {
         }
         for (int t = 0; t <= threads; t++) { // line `threads`: the orchestrator's inline completions
             LONGS.setRelease(running, t * RUNNING_STRIDE + COMPLETED_BY, 0L);
+            LONGS.setRelease(running, t * RUNNING_STRIDE + WORK_FLOPS, 0L);
         }
         for (CostLog log : costLogs) {
             log.reset();
@@ -256,6 +259,21 @@ public final class Engine {
         long sum = 0;
         for (int t = 0; t <= threads; t++) {
             sum += (long) LONGS.getAcquire(running, t * RUNNING_STRIDE + COMPLETED_BY);
+        }
+        return sum;
+    }
+
+    /** Scheduler thread {@code thread} ran kernels that reported {@code flops} more FLOPs (its own line only). */
+    public void addWork(int thread, long flops) {
+        int f = thread * RUNNING_STRIDE + WORK_FLOPS;
+        LONGS.setRelease(running, f, (long) LONGS.getOpaque(running, f) + flops);
+    }
+
+    /** FLOPs the kernels of this run reported ({@code TaskContext.recordWork}), summed over the threads. */
+    public long workFlops() {
+        long sum = 0;
+        for (int t = 0; t <= threads; t++) {
+            sum += (long) LONGS.getAcquire(running, t * RUNNING_STRIDE + WORK_FLOPS);
         }
         return sum;
     }

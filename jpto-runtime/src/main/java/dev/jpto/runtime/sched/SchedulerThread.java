@@ -240,6 +240,9 @@ public final class SchedulerThread implements Runnable {
             ctx.unbind();
         }
         engine.setRunning(index, -1, -1);
+        if (ctx.flops != 0) {
+            engine.addWork(index, ctx.flops);
+        }
         if (ctx.deviceCycles >= 0) {
             costLog.add(raw, ctx.deviceCycles, ctx.deviceGmBytes, ctx.deviceFootprint);
         }

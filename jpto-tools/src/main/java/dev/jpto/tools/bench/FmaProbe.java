@@ -40,6 +40,45 @@ public final class FmaProbe {
         return best;
     }
 
+    /**
+     * The machine's FMA ceiling with {@code threads} probes running at once, each measured as in {@link #gflops}
+     * (by its own CPU time) and summed: what all those cores together can do, turbo as it runs with all busy.
+     *
+     * @throws IllegalStateException when a probe has not finished within {@code timeout}
+     */
+    public static double gflopsOnThreads(int threads, long iterations, int runs, java.time.Duration timeout) {
+        double[] each = new double[threads];
+        Thread[] workers = new Thread[threads];
+        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        for (int t = 0; t < threads; t++) {
+            int i = t;
+            workers[t] = Thread.ofPlatform().daemon().name("fma-probe-" + t).start(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+                each[i] = gflops(iterations, runs);
+            });
+        }
+        start.countDown();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            for (Thread w : workers) {
+                w.join(java.time.Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+                if (w.isAlive()) {
+                    throw new IllegalStateException("the FMA probe on " + threads + " threads did not finish within "
+                            + timeout.toSeconds() + " s");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the FMA probe ran", e);
+        }
+        return java.util.Arrays.stream(each).sum();
+    }
+
     private static float chains(long iterations) {
         FloatVector x = FloatVector.broadcast(F, 0.999999f);
         FloatVector y = FloatVector.broadcast(F, 1e-7f);
