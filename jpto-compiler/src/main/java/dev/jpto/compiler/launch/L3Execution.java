@@ -14,6 +14,7 @@ import dev.jpto.runtime.ChipRuntimeException;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.chip.Chip;
 import dev.jpto.runtime.chip.DfxOutputs;
+import dev.jpto.runtime.chip.HostArena;
 import dev.jpto.runtime.io.OwnedFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -75,7 +76,7 @@ final class L3Execution {
         int[] chipOf = program.placement(chips);
         int n = program.calls().size();
         CallConfig[] calls = callConfigs(chipOf);
-        try (Arena arena = Arena.ofShared()) {
+        try (Arena arena = HostArena.ofShared()) {
             Map<String, Tensor> host = HostViews.bind(program, args, arena);
             List<Map<String, Tensor>> callArgs = new ArrayList<>();
             for (ChipCall c : program.calls()) {

@@ -11,6 +11,7 @@ import dev.jpto.runtime.ErrorCode;
 import dev.jpto.runtime.RunReport;
 import dev.jpto.runtime.Sizes;
 import dev.jpto.runtime.TaskCounts;
+import dev.jpto.runtime.chip.HostArena;
 import dev.jpto.runtime.io.OwnedFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -74,7 +75,7 @@ public final class GoldenRunner {
         boolean keep = spec.outputDir().isPresent();
         spec.outputDir().ifPresent(RunOutputDir::removeEarlierRun);
         Path workDir = keep ? spec.outputDir().get().resolve(RunOutputDir.WORK_DIR) : tempDir();
-        try (Arena arena = Arena.ofShared()) {
+        try (Arena arena = HostArena.ofShared()) {
             return stages(program, spec, config, log, workDir, arena, replay);
         } finally {
             if (!keep) {
