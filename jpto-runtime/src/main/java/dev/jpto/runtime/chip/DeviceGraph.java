@@ -5,7 +5,7 @@ import dev.jpto.runtime.device.GmFootprint;
 import dev.jpto.runtime.orch.SubmitLog;
 import dev.jpto.runtime.sched.CostLog;
 import java.util.ArrayList;
-import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,20 +27,23 @@ final class DeviceGraph {
         }
         long[] cycles = new long[n];
         long[] gmBytes = new long[n];
-        GmFootprint[] footprints = new GmFootprint[n];
-        Arrays.fill(footprints, GmFootprint.NONE);
+        List<List<GmFootprint>> footprints = new ArrayList<>(Collections.nCopies(n, null));
         for (CostLog c : costs) {
             for (int k = 0; k < c.size(); k++) {
                 Integer i = index.get(c.taskId(k));
-                if (i != null) { // one entry per block and lane: a block's cycles, every block's bytes
+                if (i != null) { // one entry per block and lane: a block's cycles, every block's bytes and lines
                     cycles[i] = Math.max(cycles[i], c.cycles(k));
                     gmBytes[i] += c.gmBytes(k);
-                    footprints[i] = GmFootprint.union(footprints[i], c.footprint(k));
+                    if (footprints.get(i) == null) {
+                        footprints.set(i, new ArrayList<>(1));
+                    }
+                    footprints.get(i).add(c.footprint(k));
                 }
             }
         }
         List<DeviceTask> tasks = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
+            List<GmFootprint> parts = footprints.get(i);
             List<Long> preds = new ArrayList<>(log.predCount(i));
             for (int k = 0; k < log.predCount(i); k++) {
                 Integer p = index.get(log.pred(i, k));
@@ -49,7 +52,7 @@ final class DeviceGraph {
                 }
             }
             tasks.add(new DeviceTask(log.id(i), log.kernel(i), log.coreType(i), cycles[i], gmBytes[i], preds,
-                    log.blocks(i), footprints[i]));
+                    log.blocks(i), parts == null ? GmFootprint.NONE : GmFootprint.unionAll(parts)));
         }
         return tasks;
     }
