@@ -49,6 +49,19 @@ class MatmulAgreementTest {
     }
 
     @Test
+    void fewRowsTimesBTransposedRunAsCTransposedBitForBit() {
+        // A·Bᵀ with at most 32 rows of A runs as Cᵀ = B·Aᵀ on the 24×1V block: whole and partial row blocks of B
+        // (N = 75 = 3·24 + 3), one and two panels of A's rows (M = 16, 17, 32), several K chunks, from C and from 0
+        Random rnd = new Random(11);
+        for (DType in : new DType[] {DType.FP32, DType.BF16, DType.FP16, DType.INT8}) {
+            for (int m : new int[] {1, 16, 17, 32}) {
+                check(in, m, 2 * dev.jpto.isa.engine.simd.FloatGemm.KC + 5, 75, true, true, rnd);
+                check(in, m, 40, 75, true, false, rnd);
+            }
+        }
+    }
+
+    @Test
     void int8SumsAtTheirLargestStayExactAcrossChunks() {
         // (-128)·(-128) = 2^14 per product: a KC = 128-long chunk sums to 2^21, the largest a chunk can reach, and the
         // whole row passes 2^24; a last product of 1·1 makes the total odd, which one fp32 chain would round

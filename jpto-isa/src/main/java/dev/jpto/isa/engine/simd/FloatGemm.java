@@ -39,6 +39,8 @@ public final class FloatGemm {
      * so fp32 holds every partial sum exactly.
      */
     public static final int KC = 128;
+    /** A·Bᵀ with at most this many rows of A runs as {@code Cᵀ = B·Aᵀ} ({@link #multiplyNarrow}). */
+    static final int NARROW_ROWS = 32;
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED;
     private static final VectorSpecies<Integer> I = Species.I;
     private static final java.nio.ByteOrder NATIVE = java.nio.ByteOrder.nativeOrder();
@@ -58,6 +60,10 @@ public final class FloatGemm {
     private float[] wideA = new float[0];
     /** B's rows of one K chunk widened to fp32 before they are packed (see {@link #widenRows}). */
     private float[] rowsB = new float[0];
+    /** One row of C, moved to or from the transposed sums of {@link #multiplyNarrow}. */
+    private float[] cRow = new float[0];
+    /** One row of an int32 C, for {@link #multiplyNarrow}'s int8 chunks. */
+    private int[] cInts = new int[0];
     /** fp32 sums, M rows of whole panels (row stride ldc = panels·nr), started from C and written back to it. */
     private float[] sums = new float[0];
 
@@ -99,6 +105,10 @@ public final class FloatGemm {
             }
             return;
         }
+        if (transposeB && m <= NARROW_ROWS && kernel instanceof MicroKernel.Rows6) {
+            multiplyNarrow(c, a, b, m, n, k, accumulate);
+            return;
+        }
         boolean int8 = a.dtype() == DType.INT8;
         int panels = (n + nr - 1) / nr;
         int ldc = panels * nr;
@@ -133,6 +143,120 @@ public final class FloatGemm {
                 MemorySegment.copy(s, i * ldc, c.data(), FLOAT, c.byteOffset(i, 0), n);
             }
         }
+    }
+
+    /**
+     * {@code C (+)= A·Bᵀ} for an A of at most {@link #NARROW_ROWS} rows, computed as {@code Cᵀ = B·Aᵀ} on
+     * {@link MicroKernel.Rows24}: B's rows (widened, unpacked) are the kernel's 24 row streams and the panel is Aᵀ,
+     * one vector of C's rows per k. Packing B transposed for the 6×64 block moved all N·K elements of B one at a
+     * time for a few rows of A (36 % of {@code dsv4.prefill_mtp}'s warm samples); here only A (M·K) and C (M·N)
+     * are transposed. Each sum is the same FMA chain in increasing k from the same start ({@code fma(b, a, c)} is
+     * {@code fma(a, b, c)}), so the bits are those of the scalar engine.
+     */
+    private void multiplyNarrow(Tile c, Tile a, Tile b, int m, int n, int k, boolean accumulate) {
+        MicroKernel narrow = MicroKernel.Rows24.INSTANCE;
+        int w = narrow.nr();
+        int panels = (m + w - 1) / w;
+        int ldc = panels * w;
+        int full = n / narrow.mr();
+        boolean int8 = a.dtype() == DType.INT8;
+        float[] s = sums(n * ldc);
+        int lda = rowStride(k);
+        widenA(a, m, k, lda);
+        if (int8) {
+            Arrays.fill(s, 0, n * ldc, 0f);
+        } else {
+            startSumsTransposed(c, m, n, ldc, accumulate);
+        }
+        for (int k0 = 0; k0 < k; k0 += KC) {
+            int kc = Math.min(KC, k - k0);
+            if (int8 && k0 > 0) {
+                Arrays.fill(s, 0, n * ldc, 0f);
+            }
+            float[] rows = widenRows(b, 0, n, k0, kc);
+            float[] pb = packTransposedA(m, k0, kc, lda, w, panels);
+            for (int p = 0; p < panels; p++) {
+                int bOff = p * kc * w;
+                if (full > 0) {
+                    narrow.blocks(rows, 0, kc, pb, bOff, kc, s, p * w, ldc, full);
+                }
+                for (int j = full * narrow.mr(); j < n; j++) {
+                    narrow.row(rows, j * kc, pb, bOff, kc, s, j * ldc + p * w);
+                }
+            }
+            if (int8) {
+                boolean add = accumulate || k0 > 0;
+                int[] line = intRowBuffer(n);
+                for (int i = 0; i < m; i++) {
+                    if (add) {
+                        MemorySegment.copy(c.data(), INT, c.byteOffset(i, 0), line, 0, n);
+                    }
+                    for (int j = 0; j < n; j++) {
+                        line[j] = (add ? line[j] : 0) + (int) s[j * ldc + i];
+                    }
+                    MemorySegment.copy(line, 0, c.data(), INT, c.byteOffset(i, 0), n);
+                }
+            }
+        }
+        if (!int8) {
+            float[] line = rowBuffer(n);
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < n; j++) {
+                    line[j] = s[j * ldc + i];
+                }
+                MemorySegment.copy(line, 0, c.data(), FLOAT, c.byteOffset(i, 0), n);
+            }
+        }
+    }
+
+    /** Cᵀ's sums (row stride ldc, one row per column of C) from C, or zero; lanes past M start from zero. */
+    private void startSumsTransposed(Tile c, int m, int n, int ldc, boolean accumulate) {
+        Arrays.fill(sums, 0, n * ldc, 0f);
+        if (!accumulate) {
+            return;
+        }
+        float[] line = rowBuffer(n);
+        for (int i = 0; i < m; i++) {
+            MemorySegment.copy(c.data(), FLOAT, c.byteOffset(i, 0), line, 0, n);
+            for (int j = 0; j < n; j++) {
+                sums[j * ldc + i] = line[j];
+            }
+        }
+    }
+
+    /** Aᵀ of one K chunk as panels of w lanes: lane l of packed row k is {@code A[p·w + l][k0 + k]}, 0 past M. */
+    private float[] packTransposedA(int m, int k0, int kc, int lda, int w, int panels) {
+        int need = panels * kc * w;
+        if (packedB.length < need) {
+            packedB = new float[need];
+        }
+        float[] pb = packedB;
+        Arrays.fill(pb, 0, need, 0f);
+        for (int i = 0; i < m; i++) {
+            int p = i / w;
+            int o = p * kc * w + i % w;
+            int src = i * lda + k0;
+            for (int kk = 0; kk < kc; kk++, o += w) {
+                pb[o] = wideA[src + kk];
+            }
+        }
+        return pb;
+    }
+
+    /** A row of C as fp32 (at least n floats, grown, never shrunk). */
+    private float[] rowBuffer(int n) {
+        if (cRow.length < n) {
+            cRow = new float[n];
+        }
+        return cRow;
+    }
+
+    /** A row of an int32 C (at least n ints, grown, never shrunk). */
+    private int[] intRowBuffer(int n) {
+        if (cInts.length < n) {
+            cInts = new int[n];
+        }
+        return cInts;
     }
 
     /** The scratch sums, at least {@code size} floats (grown, never shrunk). */

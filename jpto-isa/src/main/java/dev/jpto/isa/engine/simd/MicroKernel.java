@@ -23,7 +23,7 @@ import jdk.incubator.vector.VectorSpecies;
  * compiles it to plain vector registers; a kernel whose species is wider than the machine's still computes
  * the same bits (the Vector API's Java fallback, slow), which lets tests run both shapes on any machine.
  */
-public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4 {
+public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4, MicroKernel.Rows24 {
     /** Rows of the block. */
     int mr();
 
@@ -271,6 +271,132 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
             }
             c0.intoArray(c, cOff);
             c1.intoArray(c, cOff + V);
+        }
+
+        @Override
+        public String toString() {
+            return MR + "x" + NR + " (" + F + ")";
+        }
+    }
+
+    /**
+     * 24×1V on 512-bit vectors: 24 accumulators + 1 B vector + 1 broadcast = 26 of AVX-512's 32 zmm; per k one B
+     * load and 24 broadcasts feed 24 FMAs. For a narrow B panel (a C with at most one vector of columns), where
+     * {@link Rows6}'s 64 columns would be mostly padding: {@link FloatGemm} computes {@code Cᵀ = B·Aᵀ} with it
+     * when A has few rows and B is transposed (B's rows are then this kernel's row streams, unpacked).
+     */
+    final class Rows24 implements MicroKernel {
+        public static final Rows24 INSTANCE = new Rows24();
+        private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512
+                ? FloatVector.SPECIES_PREFERRED : FloatVector.SPECIES_512;
+        private static final int MR = 24;
+        private static final int NR = F.length();
+
+        private Rows24() {
+        }
+
+        @Override
+        public int mr() {
+            return MR;
+        }
+
+        @Override
+        public int nr() {
+            return NR;
+        }
+
+        @Override
+        public void blocks(float[] a, int aOff, int lda, float[] pb, int bOff, int kc, float[] c, int cOff, int ldc,
+                int count) {
+            for (int r = 0; r < count; r++) {
+                int a0 = aOff + r * MR * lda;
+                int ci = cOff + r * MR * ldc;
+                FloatVector c0 = FloatVector.fromArray(F, c, ci);
+                FloatVector c1 = FloatVector.fromArray(F, c, ci + 1 * ldc);
+                FloatVector c2 = FloatVector.fromArray(F, c, ci + 2 * ldc);
+                FloatVector c3 = FloatVector.fromArray(F, c, ci + 3 * ldc);
+                FloatVector c4 = FloatVector.fromArray(F, c, ci + 4 * ldc);
+                FloatVector c5 = FloatVector.fromArray(F, c, ci + 5 * ldc);
+                FloatVector c6 = FloatVector.fromArray(F, c, ci + 6 * ldc);
+                FloatVector c7 = FloatVector.fromArray(F, c, ci + 7 * ldc);
+                FloatVector c8 = FloatVector.fromArray(F, c, ci + 8 * ldc);
+                FloatVector c9 = FloatVector.fromArray(F, c, ci + 9 * ldc);
+                FloatVector c10 = FloatVector.fromArray(F, c, ci + 10 * ldc);
+                FloatVector c11 = FloatVector.fromArray(F, c, ci + 11 * ldc);
+                FloatVector c12 = FloatVector.fromArray(F, c, ci + 12 * ldc);
+                FloatVector c13 = FloatVector.fromArray(F, c, ci + 13 * ldc);
+                FloatVector c14 = FloatVector.fromArray(F, c, ci + 14 * ldc);
+                FloatVector c15 = FloatVector.fromArray(F, c, ci + 15 * ldc);
+                FloatVector c16 = FloatVector.fromArray(F, c, ci + 16 * ldc);
+                FloatVector c17 = FloatVector.fromArray(F, c, ci + 17 * ldc);
+                FloatVector c18 = FloatVector.fromArray(F, c, ci + 18 * ldc);
+                FloatVector c19 = FloatVector.fromArray(F, c, ci + 19 * ldc);
+                FloatVector c20 = FloatVector.fromArray(F, c, ci + 20 * ldc);
+                FloatVector c21 = FloatVector.fromArray(F, c, ci + 21 * ldc);
+                FloatVector c22 = FloatVector.fromArray(F, c, ci + 22 * ldc);
+                FloatVector c23 = FloatVector.fromArray(F, c, ci + 23 * ldc);
+                for (int k = 0; k < kc; k++) {
+                    int ai = a0 + k;
+                    FloatVector b = FloatVector.fromArray(F, pb, bOff + k * NR);
+                    c0 = FloatVector.broadcast(F, a[ai]).fma(b, c0);
+                    c1 = FloatVector.broadcast(F, a[ai + 1 * lda]).fma(b, c1);
+                    c2 = FloatVector.broadcast(F, a[ai + 2 * lda]).fma(b, c2);
+                    c3 = FloatVector.broadcast(F, a[ai + 3 * lda]).fma(b, c3);
+                    c4 = FloatVector.broadcast(F, a[ai + 4 * lda]).fma(b, c4);
+                    c5 = FloatVector.broadcast(F, a[ai + 5 * lda]).fma(b, c5);
+                    c6 = FloatVector.broadcast(F, a[ai + 6 * lda]).fma(b, c6);
+                    c7 = FloatVector.broadcast(F, a[ai + 7 * lda]).fma(b, c7);
+                    c8 = FloatVector.broadcast(F, a[ai + 8 * lda]).fma(b, c8);
+                    c9 = FloatVector.broadcast(F, a[ai + 9 * lda]).fma(b, c9);
+                    c10 = FloatVector.broadcast(F, a[ai + 10 * lda]).fma(b, c10);
+                    c11 = FloatVector.broadcast(F, a[ai + 11 * lda]).fma(b, c11);
+                    c12 = FloatVector.broadcast(F, a[ai + 12 * lda]).fma(b, c12);
+                    c13 = FloatVector.broadcast(F, a[ai + 13 * lda]).fma(b, c13);
+                    c14 = FloatVector.broadcast(F, a[ai + 14 * lda]).fma(b, c14);
+                    c15 = FloatVector.broadcast(F, a[ai + 15 * lda]).fma(b, c15);
+                    c16 = FloatVector.broadcast(F, a[ai + 16 * lda]).fma(b, c16);
+                    c17 = FloatVector.broadcast(F, a[ai + 17 * lda]).fma(b, c17);
+                    c18 = FloatVector.broadcast(F, a[ai + 18 * lda]).fma(b, c18);
+                    c19 = FloatVector.broadcast(F, a[ai + 19 * lda]).fma(b, c19);
+                    c20 = FloatVector.broadcast(F, a[ai + 20 * lda]).fma(b, c20);
+                    c21 = FloatVector.broadcast(F, a[ai + 21 * lda]).fma(b, c21);
+                    c22 = FloatVector.broadcast(F, a[ai + 22 * lda]).fma(b, c22);
+                    c23 = FloatVector.broadcast(F, a[ai + 23 * lda]).fma(b, c23);
+                }
+                c0.intoArray(c, ci);
+                c1.intoArray(c, ci + 1 * ldc);
+                c2.intoArray(c, ci + 2 * ldc);
+                c3.intoArray(c, ci + 3 * ldc);
+                c4.intoArray(c, ci + 4 * ldc);
+                c5.intoArray(c, ci + 5 * ldc);
+                c6.intoArray(c, ci + 6 * ldc);
+                c7.intoArray(c, ci + 7 * ldc);
+                c8.intoArray(c, ci + 8 * ldc);
+                c9.intoArray(c, ci + 9 * ldc);
+                c10.intoArray(c, ci + 10 * ldc);
+                c11.intoArray(c, ci + 11 * ldc);
+                c12.intoArray(c, ci + 12 * ldc);
+                c13.intoArray(c, ci + 13 * ldc);
+                c14.intoArray(c, ci + 14 * ldc);
+                c15.intoArray(c, ci + 15 * ldc);
+                c16.intoArray(c, ci + 16 * ldc);
+                c17.intoArray(c, ci + 17 * ldc);
+                c18.intoArray(c, ci + 18 * ldc);
+                c19.intoArray(c, ci + 19 * ldc);
+                c20.intoArray(c, ci + 20 * ldc);
+                c21.intoArray(c, ci + 21 * ldc);
+                c22.intoArray(c, ci + 22 * ldc);
+                c23.intoArray(c, ci + 23 * ldc);
+            }
+        }
+
+        @Override
+        public void row(float[] a, int aOff, float[] pb, int bOff, int kc, float[] c, int cOff) {
+            FloatVector c0 = FloatVector.fromArray(F, c, cOff);
+            for (int k = 0; k < kc; k++) {
+                c0 = FloatVector.broadcast(F, a[aOff + k]).fma(FloatVector.fromArray(F, pb, bOff + k * NR), c0);
+            }
+            c0.intoArray(c, cOff);
         }
 
         @Override
