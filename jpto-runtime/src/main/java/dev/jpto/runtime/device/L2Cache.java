@@ -1,8 +1,6 @@
 package dev.jpto.runtime.device;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The chip's L2 cache between the cores and HBM, as the replay charges it: the tasks' GM lines
@@ -19,24 +17,18 @@ final class L2Cache {
     /** Per task (in list order), the bytes its loads read from L2 rather than HBM. */
     static long[] hitBytes(HardwareSpec spec, List<DeviceTask> tasks) {
         long capacity = spec.memory().l2Bytes() / GmFootprint.LINE_BYTES;
-        Map<Long, Boolean> lru = new LinkedHashMap<>(1024, 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Long, Boolean> eldest) {
-                return size() > capacity;
-            }
-        };
+        LineLru lru = new LineLru(capacity);
         long[] hits = new long[tasks.size()];
         for (int i = 0; i < tasks.size(); i++) {
             GmFootprint f = tasks.get(i).footprint();
             long missed = 0;
             for (long line : f.readLines()) {
-                if (lru.get(line) == null) {
+                if (!lru.touch(line)) {
                     missed++;
-                    lru.put(line, Boolean.TRUE);
                 }
             }
             for (long line : f.writtenLines()) {
-                lru.put(line, Boolean.TRUE);
+                lru.touch(line);
             }
             hits[i] = Math.max(0, f.trackedReadBytes() - missed * GmFootprint.LINE_BYTES);
         }
