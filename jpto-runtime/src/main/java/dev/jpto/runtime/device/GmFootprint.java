@@ -34,22 +34,16 @@ public record GmFootprint(long[] readLines, long[] writtenLines, long trackedRea
                 + trackedReadBytes + " B tracked]";
     }
 
-    /** The footprint of several blocks of one task: the union of their lines, the sum of their tracked bytes. */
+    /** The footprint of two blocks of one task: the union of their lines, the sum of their tracked bytes. */
     public static GmFootprint union(GmFootprint a, GmFootprint b) {
-        if (a == NONE) {
-            return b;
-        }
-        if (b == NONE) {
-            return a;
-        }
-        return new GmFootprint(merge(a.readLines, b.readLines), merge(a.writtenLines, b.writtenLines),
-                a.trackedReadBytes + b.trackedReadBytes);
+        return unionAll(List.of(a, b));
     }
 
     /**
-     * {@link #union} of all {@code parts} at once: every part's lines concatenated and sorted once. Folding a
-     * task's blocks one {@code union} at a time re-sorted the growing set per block, quadratic in the blocks of an
-     * SPMD task (23 % of {@code dsv4.prefill_mtp}'s warm samples at pro).
+     * The footprint of all {@code parts} (a task's blocks): their lines concatenated and sorted once, their tracked
+     * bytes summed; a lone part (or none: {@link #NONE}) is returned as it is. Folding a task's blocks one pair at a
+     * time re-sorted the growing set per block, quadratic in the blocks of an SPMD task (23 % of
+     * {@code dsv4.prefill_mtp}'s warm samples at pro).
      */
     public static GmFootprint unionAll(List<GmFootprint> parts) {
         int reads = 0;
@@ -80,12 +74,6 @@ public record GmFootprint(long[] readLines, long[] writtenLines, long trackedRea
             writes += f.writtenLines.length;
         }
         return new GmFootprint(Lines.sortedDistinct(r, reads), Lines.sortedDistinct(w, writes), bytes);
-    }
-
-    private static long[] merge(long[] a, long[] b) {
-        long[] all = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, all, a.length, b.length);
-        return Lines.sortedDistinct(all, all.length);
     }
 
     /** A growable list of line keys, sorted and deduplicated when done. */

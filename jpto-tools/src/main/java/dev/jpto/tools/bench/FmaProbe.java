@@ -2,6 +2,9 @@ package dev.jpto.tools.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -46,10 +49,10 @@ public final class FmaProbe {
      *
      * @throws IllegalStateException when a probe has not finished within {@code timeout}
      */
-    public static double gflopsOnThreads(int threads, long iterations, int runs, java.time.Duration timeout) {
+    public static double gflopsOnThreads(int threads, long iterations, int runs, Duration timeout) {
         double[] each = new double[threads];
         Thread[] workers = new Thread[threads];
-        java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch start = new CountDownLatch(1);
         for (int t = 0; t < threads; t++) {
             int i = t;
             workers[t] = Thread.ofPlatform().daemon().name("fma-probe-" + t).start(() -> {
@@ -66,7 +69,7 @@ public final class FmaProbe {
         long deadline = System.nanoTime() + timeout.toNanos();
         try {
             for (Thread w : workers) {
-                w.join(java.time.Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+                w.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
                 if (w.isAlive()) {
                     throw new IllegalStateException("the FMA probe on " + threads + " threads did not finish within "
                             + timeout.toSeconds() + " s");
@@ -76,7 +79,7 @@ public final class FmaProbe {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while the FMA probe ran", e);
         }
-        return java.util.Arrays.stream(each).sum();
+        return Arrays.stream(each).sum();
     }
 
     private static float chains(long iterations) {

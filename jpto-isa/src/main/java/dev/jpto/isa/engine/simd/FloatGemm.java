@@ -46,7 +46,6 @@ public final class FloatGemm {
     private static final java.nio.ByteOrder NATIVE = java.nio.ByteOrder.nativeOrder();
 
     private static final ValueLayout.OfFloat FLOAT = ValueLayout.JAVA_FLOAT_UNALIGNED;
-    private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final VectorSpecies<Float> F = Species.F;
     private static final int V = Species.V;
 
@@ -105,6 +104,7 @@ public final class FloatGemm {
             }
             return;
         }
+        // Rows24 is 512-bit like Rows6: on a machine (or a test) with the 256-bit block it would run the fallback
         if (transposeB && m <= NARROW_ROWS && kernel instanceof MicroKernel.Rows6) {
             multiplyNarrow(c, a, b, m, n, k, accumulate);
             return;
@@ -163,14 +163,12 @@ public final class FloatGemm {
         float[] s = sums(n * ldc);
         int lda = rowStride(k);
         widenA(a, m, k, lda);
-        if (int8) {
-            Arrays.fill(s, 0, n * ldc, 0f);
-        } else {
+        if (!int8) {
             startSumsTransposed(c, m, n, ldc, accumulate);
         }
         for (int k0 = 0; k0 < k; k0 += KC) {
             int kc = Math.min(KC, k - k0);
-            if (int8 && k0 > 0) {
+            if (int8) {
                 Arrays.fill(s, 0, n * ldc, 0f);
             }
             float[] rows = widenRows(b, 0, n, k0, kc);
@@ -340,10 +338,7 @@ public final class FloatGemm {
                 }
             }
         } else if (d == DType.BF16) {
-            short[] raw = RawBuffers.shorts(kc * n);
-            for (int k = 0; k < kc; k++) {
-                MemorySegment.copy(b.data(), SHORT, b.byteOffset(k0 + k, 0), raw, k * n, n);
-            }
+            short[] raw = Widen.rawShorts(b, k0, kc, 0, n);
             for (int p = 0; p < full; p++) {
                 for (int k = 0, dst = p * kc * nr; k < kc; k++, dst += nr) {
                     for (int j = 0, src = k * n + p * nr; j < nr; j += V) {
@@ -352,10 +347,7 @@ public final class FloatGemm {
                 }
             }
         } else if (d == DType.INT8 && Widen.vectorInt8()) {
-            byte[] raw = RawBuffers.bytes(kc * n);
-            for (int k = 0; k < kc; k++) {
-                MemorySegment.copy(b.data(), ValueLayout.JAVA_BYTE, b.byteOffset(k0 + k, 0), raw, k * n, n);
-            }
+            byte[] raw = Widen.rawBytes(b, k0, kc, 0, n);
             for (int p = 0; p < full; p++) {
                 for (int k = 0, dst = p * kc * nr; k < kc; k++, dst += nr) {
                     for (int j = 0, src = k * n + p * nr; j < nr; j += V) {
@@ -404,19 +396,10 @@ public final class FloatGemm {
         if (rowsB.length < need) {
             rowsB = new float[need];
         }
-        MemorySegment s = t.data();
         if (t.dtype() == DType.BF16) {
-            short[] raw = RawBuffers.shorts(need);
-            for (int r = 0; r < count; r++) {
-                MemorySegment.copy(s, SHORT, t.byteOffset(row0 + r, col0), raw, r * cols, cols);
-            }
-            Widen.bf16ToFloats(raw, need, rowsB, 0);
+            Widen.bf16ToFloats(Widen.rawShorts(t, row0, count, col0, cols), need, rowsB, 0);
         } else if (t.dtype() == DType.INT8) {
-            byte[] raw = RawBuffers.bytes(need);
-            for (int r = 0; r < count; r++) {
-                MemorySegment.copy(s, ValueLayout.JAVA_BYTE, t.byteOffset(row0 + r, col0), raw, r * cols, cols);
-            }
-            Widen.int8ToFloats(raw, need, rowsB, 0);
+            Widen.int8ToFloats(Widen.rawBytes(t, row0, count, col0, cols), need, rowsB, 0);
         } else {
             for (int r = 0; r < count; r++) {
                 Widen.toFloats(t, row0 + r, col0, cols, rowsB, r * cols);

@@ -52,8 +52,7 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
     /** 6×4V on the preferred species if it is at least 512 bits, else on 512-bit vectors. */
     final class Rows6 implements MicroKernel {
         public static final Rows6 INSTANCE = new Rows6();
-        private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512
-                ? FloatVector.SPECIES_PREFERRED : FloatVector.SPECIES_512;
+        private static final VectorSpecies<Float> F = Species.F_512_UP;
         private static final int V = F.length();
         private static final int MR = 6;
         private static final int NR = 4 * V;
@@ -287,8 +286,7 @@ public sealed interface MicroKernel permits MicroKernel.Rows6, MicroKernel.Rows4
      */
     final class Rows24 implements MicroKernel {
         public static final Rows24 INSTANCE = new Rows24();
-        private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.vectorBitSize() >= 512
-                ? FloatVector.SPECIES_PREFERRED : FloatVector.SPECIES_512;
+        private static final VectorSpecies<Float> F = Species.F_512_UP;
         private static final int MR = 24;
         private static final int NR = F.length();
 

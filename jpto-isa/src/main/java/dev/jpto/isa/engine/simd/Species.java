@@ -27,6 +27,8 @@ final class Species {
     /** V/2 floats, widened to {@link #D}. */
     static final VectorSpecies<Float> F_HALF = VectorSpecies.of(float.class, VectorShape.forBitSize(V * 16));
     static final VectorSpecies<Double> D = DoubleVector.SPECIES_PREFERRED;
+    /** The preferred fp32 species if it is at least 512 bits, else the 512-bit one: the AVX-512 register blocks. */
+    static final VectorSpecies<Float> F_512_UP = F.vectorBitSize() >= 512 ? F : FloatVector.SPECIES_512;
 
     private Species() {
     }

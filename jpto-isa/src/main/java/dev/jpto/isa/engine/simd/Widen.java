@@ -84,6 +84,27 @@ public final class Widen {
         }
     }
 
+    /**
+     * Rows {@code row0 .. row0+count}, columns {@code col0 .. col0+cols} of a bf16 tile, raw, row-major (row
+     * stride cols) in this thread's short buffer: one bulk copy per row.
+     */
+    static short[] rawShorts(Tile t, int row0, int count, int col0, int cols) {
+        short[] raw = RawBuffers.shorts(count * cols);
+        for (int r = 0; r < count; r++) {
+            MemorySegment.copy(t.data(), SHORT, t.byteOffset(row0 + r, col0), raw, r * cols, cols);
+        }
+        return raw;
+    }
+
+    /** {@link #rawShorts} for an int8 tile, in this thread's byte buffer. */
+    static byte[] rawBytes(Tile t, int row0, int count, int col0, int cols) {
+        byte[] raw = RawBuffers.bytes(count * cols);
+        for (int r = 0; r < count; r++) {
+            MemorySegment.copy(t.data(), ValueLayout.JAVA_BYTE, t.byteOffset(row0 + r, col0), raw, r * cols, cols);
+        }
+        return raw;
+    }
+
     /** Elements {@code (row, col0 .. col0+n)} of {@code t} as fp32 into {@code dst[dstOff ..]}. */
     public static void toFloats(Tile t, int row, int col0, int n, float[] dst, int dstOff) {
         MemorySegment s = t.data();
